@@ -1,0 +1,76 @@
+"""Typed errors: every problem with the spec or with a user's file is a :class:`SpecError`."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+
+_IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+
+
+def json_path(parts: Iterable[str | int]) -> str:
+    """Render path parts as a JSON path: ``$.params.bids[2].win``, ``$.rules["NAP-4.2.1"]``."""
+    out = "$"
+    for part in parts:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        elif _IDENTIFIER.match(part):
+            out += f".{part}"
+        else:
+            out += '["' + part.replace("\\", "\\\\").replace('"', '\\"') + '"]'
+    return out
+
+
+class SpecError(Exception):
+    """One problem in one file: where (a JSON path, or a line and column) and what."""
+
+    def __init__(self, file: str, path: str, message: str) -> None:
+        super().__init__(file, path, message)
+        self.file = file
+        self.path = path
+        self.message = message
+
+    def __str__(self) -> str:
+        # One line, always: a message with a newline in it would break "one problem a line".
+        return f"{self.file}: {self.path}: {' '.join(self.message.split())}"
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, SpecError):
+            return NotImplemented
+        return (self.file, self.path, self.message) == (other.file, other.path, other.message)
+
+    def __hash__(self) -> int:
+        return hash((self.file, self.path, self.message))
+
+
+class SpecErrors(Exception):
+    """Several problems found together (all the schema errors of the spec's files, say)."""
+
+    def __init__(self, errors: Sequence[SpecError]) -> None:
+        if not errors:
+            raise ValueError("SpecErrors needs at least one error")
+        super().__init__(*errors)
+        self.errors: tuple[SpecError, ...] = tuple(errors)
+
+    def __str__(self) -> str:
+        first = str(self.errors[0])
+        more = len(self.errors) - 1
+        return first if more == 0 else f"{first} (and {more} more {_problems(more)})"
+
+
+class ChoiceError(SpecError):
+    """An option name or choice that the ruleset does not have (a bad ``--option``)."""
+
+    def __init__(self, file: str, option: str, message: str) -> None:
+        super().__init__(file, f"option {option}", message)
+        self.option = option
+
+
+def _problems(n: int) -> str:
+    return "problem" if n == 1 else "problems"
+
+
+def raise_if_any(errors: Sequence[SpecError]) -> None:
+    """Raise the errors as :class:`SpecErrors` if there are any."""
+    if errors:
+        raise SpecErrors(errors)
