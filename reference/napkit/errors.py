@@ -43,12 +43,12 @@ class SpecError(Exception):
         return hash((self.file, self.path, self.message))
 
 
-class SpecErrors(Exception):
+class SpecProblemsError(Exception):
     """Several problems found together (all the schema errors of the spec's files, say)."""
 
     def __init__(self, errors: Sequence[SpecError]) -> None:
         if not errors:
-            raise ValueError("SpecErrors needs at least one error")
+            raise ValueError("SpecProblemsError needs at least one error")
         super().__init__(*errors)
         self.errors: tuple[SpecError, ...] = tuple(errors)
 
@@ -71,6 +71,6 @@ def _problems(n: int) -> str:
 
 
 def raise_if_any(errors: Sequence[SpecError]) -> None:
-    """Raise the errors as :class:`SpecErrors` if there are any."""
+    """Raise the errors as :class:`SpecProblemsError` if there are any."""
     if errors:
-        raise SpecErrors(errors)
+        raise SpecProblemsError(errors)

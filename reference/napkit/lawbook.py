@@ -120,7 +120,8 @@ def chapter_from_document(document: JSONObject, path: Path, shown: str) -> Chapt
                 where=json_path(["sections", i, "rules", j]),
             ))
         intro = raw_section.get("intro")
-        sections.append(Section(section_id, section_title, intro if isinstance(intro, str) else None,
+        sections.append(Section(section_id, section_title,
+                                intro if isinstance(intro, str) else None,
                                 tuple(rules), json_path(["sections", i])))
     return Chapter(chapter_id, _str(document["title"]), _str(document["intro"]), tuple(sections),
                    shown, path.name)
@@ -143,7 +144,8 @@ def check_lawbook(book: LawBook) -> list[SpecError]:
 
     def unique(identifier: str, file: str, where: str) -> None:
         if identifier in seen:
-            errors.append(SpecError(file, where, f"{identifier} is already used ({seen[identifier]})"))
+            errors.append(SpecError(file, where,
+                                    f"{identifier} is already used ({seen[identifier]})"))
         else:
             seen[identifier] = f"{file} {where}"
 

@@ -16,9 +16,9 @@ from typing import Any, TypeAlias
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError, best_match
 
-from napkit.errors import SpecError, SpecErrors, json_path
+from napkit.errors import SpecError, SpecProblemsError, json_path
 
-JSON: TypeAlias = "None | bool | int | float | str | list[JSON] | dict[str, JSON]"
+JSON: TypeAlias = "bool | int | float | str | list[JSON] | dict[str, JSON] | None"
 JSONObject: TypeAlias = dict[str, JSON]
 
 _TOML_POSITION = re.compile(r"\(at line (\d+), column (\d+)\)")
@@ -124,14 +124,14 @@ def schema_errors(document: JSONObject, schema_file: Path, shown: str) -> list[S
 
 
 def load_document(path: Path, schema_file: Path, shown: str) -> JSONObject:
-    """Read and validate a document, raising :class:`SpecErrors` with every problem found."""
+    """Read and validate a document, raising :class:`SpecProblemsError` with every problem found."""
     try:
         document = read_document(path, shown)
     except SpecError as exc:
-        raise SpecErrors([exc]) from None
+        raise SpecProblemsError([exc]) from None
     errors = schema_errors(document, schema_file, shown)
     if errors:
-        raise SpecErrors(errors)
+        raise SpecProblemsError(errors)
     return document
 
 

@@ -99,7 +99,7 @@ class Ruleset:
                 resolved[key] = [
                     _resolve(_without_condition(bid), values, file, [*where, i])
                     for i, bid in enumerate(value)
-                    if _bid_present(bid, values)
+                    if bid_present(bid, values)
                 ]
             else:
                 resolved[key] = _resolve(value, values, file, where)
@@ -108,7 +108,7 @@ class Ruleset:
     def relevant_options(self) -> list[str]:
         """The options that parameters switch on or bids depend on (others change no value)."""
         found: set[str] = set()
-        _switches(self.params, found)
+        _switches(dict(self.params), found)
         return [name for name in self.options if name in found]
 
     def option_combinations(self, only_relevant: bool = False) -> Iterator[dict[str, str]]:
@@ -160,7 +160,8 @@ def _switches(value: JSON, found: set[str]) -> None:
             _switches(item, found)
 
 
-def _bid_present(bid: JSON, values: Mapping[str, str]) -> bool:
+def bid_present(bid: JSON, values: Mapping[str, str]) -> bool:
+    """Whether a bid exists under these option values (its only_when holds, or it has none)."""
     if not isinstance(bid, dict):
         return True
     condition = bid.get("only_when")

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from napkit import paths
 from napkit.decisions import Register, register_from_document
-from napkit.errors import SpecError, SpecErrors, raise_if_any
+from napkit.errors import SpecError, SpecProblemsError, raise_if_any
 from napkit.lawbook import Chapter, LawBook, chapter_from_document
 from napkit.loading import JSONObject, load_document
 from napkit.rulesets import Ruleset, RulesetFile, build_ruleset, ruleset_file_from_document
@@ -50,7 +50,7 @@ def read_spec(spec_dir: Path | None = None) -> tuple[Spec, list[SpecError]]:
         try:
             return load_document(path, schema_path(directory, schema),
                                  paths.display(directory, path))
-        except SpecErrors as exc:
+        except SpecProblemsError as exc:
             problems.extend(exc.errors)
             return None
 
@@ -112,7 +112,7 @@ def _entries(document: JSONObject | None, key: str) -> list[JSONObject]:
 
 
 def load_spec(spec_dir: Path | None = None) -> Spec:
-    """Load the spec, raising :class:`SpecErrors` if any file fails to load."""
+    """Load the spec, raising :class:`SpecProblemsError` if any file fails to load."""
     spec, problems = read_spec(spec_dir)
     raise_if_any(problems)
     return spec
