@@ -13,6 +13,7 @@ from napkit.decisions import check_register
 from napkit.errors import SpecError, json_path
 from napkit.lawbook import check_lawbook
 from napkit.loading import JSON, JSONObject
+from napkit.render import format_players
 from napkit.rulesets import Ruleset, bid_present, is_switch
 from napkit.sources import Citation, check_files, check_index, citation_problem
 from napkit.spec import Spec
@@ -411,21 +412,6 @@ def _pack_problems(resolved: JSONObject, ruleset_id: str) -> list[tuple[str, str
                              f"a {cards}-card pack ({lowest} to A) cannot deal {n} players "
                              f"{HAND} cards each{extra} ({needed} cards) in {ruleset_id}"))
     return problems
-
-
-def format_players(counts: Iterable[int]) -> str:
-    """``[3, 4, 5, 7]`` as ``3-5, 7``."""
-    ordered = sorted(set(counts))
-    runs: list[str] = []
-    start = prev = None
-    for n in [*ordered, None]:
-        if n is not None and prev is not None and n == prev + 1:
-            prev = n
-            continue
-        if start is not None:
-            runs.append(str(start) if start == prev else f"{start}-{prev}")
-        start = prev = n
-    return ", ".join(runs)
 
 
 def _unique(errors: list[SpecError]) -> list[SpecError]:

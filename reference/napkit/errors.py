@@ -74,3 +74,7 @@ def raise_if_any(errors: Sequence[SpecError]) -> None:
     """Raise the errors as :class:`SpecProblemsError` if there are any."""
     if errors:
         raise SpecProblemsError(errors)
+
+
+class UsageError(Exception):
+    """Bad command-line input: an unknown ruleset or rule id, a malformed ``--option``."""

@@ -1,0 +1,5 @@
+"""``python -m napkit``."""
+
+from napkit.cli import main
+
+raise SystemExit(main())
