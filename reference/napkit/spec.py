@@ -95,7 +95,7 @@ def read_spec(spec_dir: Path | None = None) -> tuple[Spec, list[SpecError]]:
         files[raw.id] = raw
 
     rulesets: dict[str, Ruleset] = {}
-    for raw in files.values():
+    for raw in sorted(files.values(), key=lambda f: f.id):
         try:
             rulesets[raw.id] = build_ruleset(raw, files, register)
         except SpecError as exc:
