@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import difflib
+import os
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -37,6 +38,7 @@ def _parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     rules = commands.add_parser("rules", help="read, compare and check the rules",
                                 description="Read, compare and check the law book and rulesets.")
+    rules.set_defaults(run=lambda _args: _help(rules))
     sub = rules.add_subparsers(dest="action", metavar="ACTION", parser_class=_Parser)
 
     def add(name: str, run: Callable[[argparse.Namespace], int], text: str) -> _Parser:
@@ -64,6 +66,11 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _help(parser: argparse.ArgumentParser) -> int:
+    parser.print_help(sys.stderr)
+    return EXIT_USAGE
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
     parser = _parser()
@@ -89,7 +96,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"napkit: {exc}", file=sys.stderr)
         return EXIT_PROBLEMS
     except BrokenPipeError:  # `napkit rules show x | head`: the reader has gone; not an error
-        sys.stderr.close()
+        _silence_stdout()
         return 0
     except OSError as exc:
         where = f"{exc.filename}: " if exc.filename else ""
@@ -99,6 +106,17 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _print(lines: list[str]) -> None:
     print("\n".join(lines))
+    sys.stdout.flush()  # a closed pipe shows up here, inside main, not at interpreter exit
+
+
+def _silence_stdout() -> None:
+    # The reader of our output has gone: point stdout at /dev/null so that Python's final
+    # flush does not fail again (the recipe of the signal module's documentation).
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
 
 
 def _spec() -> Spec:
