@@ -78,3 +78,27 @@ def raise_if_any(errors: Sequence[SpecError]) -> None:
 
 class UsageError(Exception):
     """Bad command-line input: an unknown ruleset or rule id, a malformed ``--option``."""
+
+
+class RuleError(Exception):
+    """A game, hand or action that breaks a rule of the law book; carries the rule's id.
+
+    ``str(error)`` is ``"NAP-8.1.1: must follow hearts; holds the 9 of hearts"``: the rule id,
+    then why, in words.
+    """
+
+    def __init__(self, rule: str, message: str) -> None:
+        super().__init__(rule, message)
+        self.rule = rule
+        self.message = message
+
+    def __str__(self) -> str:
+        return f"{self.rule}: {self.message}"
+
+
+class IllegalActionError(RuleError):
+    """An action that the rules do not allow in this state (out of turn, a revoke, a low bid)."""
+
+
+class SetupError(RuleError):
+    """A game or hand that cannot be set up: a number of players or a pack the ruleset forbids."""

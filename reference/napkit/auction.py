@@ -1,0 +1,131 @@
+"""The auction: who speaks when, which bids may be made, and how it ends (NAP-5)."""
+
+from __future__ import annotations
+
+from napkit import settlement, widow
+from napkit.actions import PASS, PEEK, Action, Bid, Pass, Peek
+from napkit.errors import IllegalActionError
+from napkit.game import BidRule
+from napkit.state import AUCTION, Auction, HandState
+
+
+def start(state: HandState) -> HandState:
+    """Implements: NAP-5.1.1.
+
+    The auction opens with the player on the dealer's left and goes clockwise, the dealer
+    speaking last in each round.
+    """
+    order = state.order
+    return state._replace(phase=AUCTION, turn=order[0],
+                          auction=Auction(order, -1, -1, 0, 0, 0, 1))
+
+
+def _requirements_met(bid: BidRule, made: int) -> bool:
+    """Implements: NAP-5.2.5.
+
+    A bid that needs earlier bids may be made once every bid of one of its alternatives has
+    been made earlier in this auction, by anyone.
+    """
+    return not bid.requires or any(alt >= 0 and made & alt == alt for alt in bid.requires)
+
+
+def biddable(state: HandState) -> list[BidRule]:
+    """Implements: NAP-5.2.1, NAP-5.2.2.
+
+    The bids the player to speak may make: those of the ruleset's list (lowest first, as
+    resolved for the options in play) that rank above the highest bid so far and whose
+    requirements are met.
+    """
+    a = state.auction
+    return [b for b in state.game.rules.bids[a.high + 1:] if _requirements_met(b, a.made)]
+
+
+def legal_calls(state: HandState) -> tuple[Action, ...]:
+    calls: list[Action] = []
+    if widow.can_peek(state, state.turn):
+        calls.append(PEEK)
+    calls.append(PASS)
+    calls.extend(Bid(b.id) for b in biddable(state))
+    return tuple(calls)
+
+
+def _refuse_bid(state: HandState, action: Bid) -> IllegalActionError:
+    rules = state.game.rules
+    index = state.game.bid_index.get(action.bid)
+    if index is None:
+        known = ", ".join(b.id for b in rules.bids)
+        return IllegalActionError(
+            "NAP-5.2.2", f"{action.bid!r} is not a bid of this game (its bids: {known})")
+    a = state.auction
+    if index <= a.high:
+        return IllegalActionError(
+            "NAP-5.2.1", f"{rules.bids[index].name} does not rank above the highest bid so far, "
+                         f"{rules.bids[a.high].name}")
+    needs = " or ".join(
+        " and ".join(b.name for b in rules.bids if alt >> b.index & 1)
+        for alt in rules.bids[index].requires if alt >= 0) or "a bid not in this game"
+    return IllegalActionError(
+        "NAP-5.2.5", f"{rules.bids[index].name} may be bid only after {needs}")
+
+
+def apply_call(state: HandState, action: Action) -> HandState:
+    """A pass, a bid, or a paid look at the widow at one's turn to speak."""
+    seat = state.turn
+    if isinstance(action, Peek):
+        return widow.peek(state)
+    a = state.auction
+    if isinstance(action, Bid):
+        index = state.game.bid_index.get(action.bid, -1)
+        bid = state.game.rules.bids[index] if index >= 0 else None
+        if bid is None or index <= a.high or not _requirements_met(bid, a.made):
+            raise _refuse_bid(state, action)
+        a = a._replace(high=index, high_seat=seat, made=a.made | 1 << index,
+                       bidders=a.bidders | (1 << seat if a.round == 1 else 0))
+    elif isinstance(action, Pass):
+        a = a._replace(passed=a.passed | 1 << seat)
+    else:
+        raise IllegalActionError("NAP-5.2.1",
+                                 f"seat {seat} is to pass or bid in the auction, not to {action}")
+    return _advance(state._replace(history=state.history + ((seat, action),)), a, seat)
+
+
+def _advance(state: HandState, a: Auction, seat: int) -> HandState:
+    """Implements: NAP-5.1.2, NAP-5.4.1.
+
+    A single-round auction ends when the dealer has spoken. With a raising round, the turn
+    then goes round once more from the dealer's left among the players the ruleset names
+    (those who bid in the first round, or everyone), provided someone bid; each may pass or
+    bid higher, and the auction ends after that round. An auction that runs until passes goes
+    on round the table, skipping those who have passed, until only the highest bidder has not
+    passed (or everyone has passed).
+    """
+    rules = state.game.rules
+    if rules.auction == "until-passes":
+        active = [s for s in state.order if not a.passed >> s & 1 and s != a.high_seat]
+        if not active:
+            return _end(state._replace(auction=a))
+        nxt = state.ring[seat]
+        while a.passed >> nxt & 1:
+            nxt = state.ring[nxt]
+        return state._replace(auction=a, turn=nxt)
+    queue = a.queue[1:]
+    if not queue and rules.auction == "single-then-raise" and a.round == 1 and a.high >= 0:
+        queue = tuple(s for s in state.order
+                      if rules.raising == "everyone" or a.bidders >> s & 1)
+        a = a._replace(round=2)
+    a = a._replace(queue=queue)
+    if not queue:
+        return _end(state._replace(auction=a))
+    return state._replace(auction=a, turn=queue[0])
+
+
+def _end(state: HandState) -> HandState:
+    """Implements: NAP-5.3.1, NAP-5.3.2.
+
+    The highest bidder becomes the declarer and their bid the contract. If nobody bid, the
+    hand is thrown in: it is over, unplayed and unsettled.
+    """
+    a = state.auction
+    if a.high < 0:
+        return settlement.throw_in(state)
+    return widow.start_exchange(state._replace(declarer=a.high_seat, contract=a.high))

@@ -1,0 +1,132 @@
+"""Play of the tricks: following suit, winning a trick, and the end of play (NAP-8).
+
+This is the engine's hot loop, so it works on masks and builds the next state in one step.
+"""
+
+from __future__ import annotations
+
+from napkit import settlement
+from napkit.actions import PLAYS, Action, Play
+from napkit.cards import SUIT_BITS, SUIT_NAMES, card_words, cards_of, names
+from napkit.errors import IllegalActionError
+from napkit.state import NOBODY, PLAY, HandState, Trick
+from napkit.trumps import OBLIGATIONS, fixed_by_lead, opening_leads
+
+# For every suit and every 13-bit mask of it, the Play actions of its cards, lowest first.
+_SUIT_PLAYS: tuple[tuple[tuple[Play, ...], ...], ...] = tuple(
+    tuple(tuple(PLAYS[s * 13 + r] for r in range(13) if m >> r & 1) for m in range(1 << 13))
+    for s in range(4)
+)
+
+
+def playable(state: HandState) -> int:
+    """Implements: NAP-8.1.1, NAP-8.1.2, NAP-8.1.3.
+
+    The cards (a mask) the player to act may play. The leader may lead any card (the
+    declarer's first lead excepted: NAP-7.2.2). A player holding the suit led must play one
+    of it; one who holds none may play any card, and nobody must trump or beat the trick.
+    """
+    hand = state.hands[state.turn]
+    trick = state.trick
+    if not trick:
+        return opening_leads(state) if not state.tricks else hand
+    return hand & SUIT_BITS[trick[0] // 13] or hand
+
+
+def legal_plays(state: HandState) -> tuple[Action, ...]:
+    mask = playable(state)
+    t = _SUIT_PLAYS
+    return (t[0][mask & 0x1FFF] + t[1][mask >> 13 & 0x1FFF] + t[2][mask >> 26 & 0x1FFF]
+            + t[3][mask >> 39 & 0x1FFF])
+
+
+def winning_card(trick: tuple[int, ...], trumps: int) -> int:
+    """Implements: NAP-8.2.1.
+
+    The position in the trick of the card that wins it: the highest trump, if any was played;
+    otherwise the highest card of the suit led. Cards of other suits never win.
+    """
+    best = 0
+    top = trick[0]
+    for i in range(1, len(trick)):
+        card = trick[i]
+        if card // 13 == top // 13:
+            if card > top:
+                best, top = i, card
+        elif card // 13 == trumps:
+            best, top = i, card
+    return best
+
+
+def made(state: HandState) -> bool:
+    """Implements: NAP-3.2.1, NAP-8.3.2.
+
+    Tricks are counted for the declarer alone. The contract is made if the declarer won at
+    least the tricks it names, or, in a misère, none at all.
+    """
+    bid = state.game.rules.bids[state.contract]
+    return state.won == 0 if bid.misere else state.won >= bid.tricks
+
+
+def apply_play(state: HandState, action: Action) -> HandState:
+    """Implements: NAP-8.3.1.
+
+    Play one card to the trick. When every player has played, the trick goes to its winner,
+    who leads the next; play goes on until all five tricks are played, and the hand is then
+    settled.
+    """
+    (game, phase, seat, dealer, order, ring, hands, widow, stock, discards, seen, auction,
+     declarer, contract, trumps, leader, trick, tricks, won, pool, funds, ledger, stakes,
+     history, pending, _) = state
+    if phase != PLAY:
+        raise IllegalActionError("NAP-8.3.1", "the hand is over; no card can be played")
+    if type(action) is not Play:
+        raise IllegalActionError("NAP-8.1.1", f"seat {seat} is to play a card, not to {action}")
+    card = action.card
+    if not (type(card) is int and 0 <= card < 52 and playable(state) >> card & 1):
+        raise refusal(state, card)
+    hands = hands[:seat] + (hands[seat] & ~(1 << card),) + hands[seat + 1:]
+    if trumps < 0:
+        trumps = fixed_by_lead(card)
+    trick = trick + (card,)
+    history = history + ((seat, action),)
+    if len(trick) < len(order):
+        return HandState(game, PLAY, ring[seat], dealer, order, ring, hands, widow, stock,
+                         discards, seen, auction, declarer, contract, trumps, leader, trick,
+                         tricks, won, pool, funds, ledger, stakes, history, pending, None)
+    winner = leader
+    for _ in range(winning_card(trick, trumps)):
+        winner = ring[winner]
+    tricks = tricks + (Trick(leader, winner, trick),)
+    if winner == declarer:
+        won += 1
+    after = HandState(game, PLAY, winner, dealer, order, ring, hands, widow, stock, discards,
+                      seen, auction, declarer, contract, trumps, winner, (), tricks, won, pool,
+                      funds, ledger, stakes, history, pending, None)
+    if len(tricks) == 5:
+        return settlement.settle(after._replace(turn=NOBODY))
+    return after
+
+
+def refusal(state: HandState, card: object) -> IllegalActionError:
+    """Why a card may not be played, naming the rule it would break."""
+    seat = state.turn
+    hand = state.hands[seat]
+    if not (type(card) is int and 0 <= card < 52):
+        return IllegalActionError("NAP-2.1.1", f"{card!r} is not a card")
+    if not hand >> card & 1:
+        return IllegalActionError("NAP-4.2.1", f"seat {seat} does not hold {card_words(card)}")
+    if state.trick:
+        led = state.trick[0] // 13
+        held = hand & SUIT_BITS[led]
+        return IllegalActionError(
+            "NAP-8.1.1", f"must follow {SUIT_NAMES[led]}; holds {_words(held)}")
+    bid = state.game.rules.bids[state.contract]
+    return IllegalActionError(
+        "NAP-7.2.2", f"a {bid.name} declarer must {OBLIGATIONS.get(bid.lead, 'lead')} to the "
+                     f"first trick: {names(opening_leads(state))}, not {card_words(card)}")
+
+
+def _words(mask: int) -> str:
+    cards = [card_words(c) for c in cards_of(mask)]
+    return cards[0] if len(cards) == 1 else ", ".join(cards[:-1]) + " and " + cards[-1]

@@ -1,0 +1,132 @@
+"""Purchases: buying new cards from the stock before the auction (NAP-6.2)."""
+
+from __future__ import annotations
+
+import random
+
+from napkit import auction
+from napkit.actions import Action, Buy, Reshuffle
+from napkit.cards import cards_of, check_pack, names
+from napkit.errors import IllegalActionError
+from napkit.state import CHANCE, POOL, PURCHASE, RESHUFFLE, HandState, Payment
+
+
+def start(state: HandState) -> HandState:
+    """After the deal: purchases where the ruleset has them, else straight to the auction."""
+    if state.game.rules.purchase_cost is None:
+        return auction.start(state)
+    return state._replace(phase=PURCHASE, turn=state.order[0])
+
+
+def _limit(state: HandState) -> int:
+    """Implements: NAP-6.2.2.
+
+    The most cards a buyer may discard: as many as the stock holds (limit), or as many as the
+    stock and the cards already discarded in this hand together hold (reshuffle discards).
+    """
+    if state.game.rules.short_stock == "limit":
+        return len(state.stock)
+    return len(state.stock) + len(state.discards)
+
+
+def _submasks(mask: int) -> list[int]:
+    out = []
+    sub = mask
+    while True:
+        out.append(sub)
+        if sub == 0:
+            break
+        sub = (sub - 1) & mask
+    out.sort(key=lambda m: (m.bit_count(), m))
+    return out
+
+
+def _can_pay(state: HandState, seat: int) -> bool:
+    cost = state.game.rules.purchase_cost or 0
+    return state.funds is None or state.funds[seat] >= cost
+
+
+def legal_buys(state: HandState) -> tuple[Action, ...]:
+    """Buy nothing, or discard any one or more cards up to the limit (NAP-6.2.1)."""
+    if not _can_pay(state, state.turn):
+        return (Buy(0),)
+    limit = _limit(state)
+    return tuple(Buy(m) for m in _submasks(state.hands[state.turn]) if m.bit_count() <= limit)
+
+
+def apply_buy(state: HandState, action: Action) -> HandState:
+    """Implements: NAP-6.2.1.
+
+    In turn from the dealer's left, each player once: pay the cost into the pool, discard the
+    chosen cards face down, and be dealt as many from the top of the stock; or buy nothing and
+    pay nothing.
+    """
+    seat = state.turn
+    if not isinstance(action, Buy):
+        raise IllegalActionError("NAP-6.2.1", f"it is seat {seat}'s turn to buy, not to {action}")
+    hand = state.hands[seat]
+    cards = action.cards
+    if cards & ~hand:
+        raise IllegalActionError("NAP-6.2.1",
+                                 f"seat {seat} does not hold {names(cards & ~hand)}")
+    history = state.history + ((seat, action),)
+    if cards == 0:
+        return _next_buyer(state._replace(history=history))
+    rules = state.game.rules
+    cost = rules.purchase_cost or 0
+    if not _can_pay(state, seat):
+        raise IllegalActionError("NAP-6.2.1", f"seat {seat} cannot pay {cost} to buy")
+    want = cards.bit_count()
+    if want > _limit(state):
+        raise IllegalActionError(
+            "NAP-6.2.2", f"seat {seat} may discard at most {_limit(state)} cards, not {want}")
+    funds = state.funds
+    if funds is not None:
+        funds = funds[:seat] + (funds[seat] - cost,) + funds[seat + 1:]
+    paid = state._replace(pool=state.pool + cost, funds=funds, history=history,
+                          ledger=state.ledger + (Payment(seat, POOL, cost, "NAP-6.2.1"),))
+    drawn = state.stock[:want]
+    new_hand = hand & ~cards
+    for card in drawn:
+        new_hand |= 1 << card
+    hands = paid.hands[:seat] + (new_hand,) + paid.hands[seat + 1:]
+    if want <= len(state.stock):
+        return _next_buyer(paid._replace(hands=hands, stock=state.stock[want:],
+                                         discards=state.discards + cards_of(cards)))
+    # The stock runs out: the earlier discards are shuffled into a new stock (chance).
+    return paid._replace(hands=hands, stock=(), phase=RESHUFFLE, turn=CHANCE, pending=cards)
+
+
+def _buyer(state: HandState) -> int:
+    """The seat whose purchase waits on a reshuffle: the last to act in the history."""
+    return state.history[-1][0]
+
+
+def sample_reshuffle(state: HandState, rng: random.Random) -> Reshuffle:
+    stock = list(state.discards)
+    rng.shuffle(stock)
+    return Reshuffle(tuple(stock))
+
+
+def apply_reshuffle(state: HandState, action: Action) -> HandState:
+    """The discards so far, shuffled, become the stock; the purchase is completed from it."""
+    if not isinstance(action, Reshuffle):
+        raise IllegalActionError("NAP-6.2.2", f"the discards must be reshuffled, not {action}")
+    check_pack(action.stock, sum(1 << c for c in state.discards), "NAP-6.2.2")
+    seat = _buyer(state)
+    hand = state.hands[seat]
+    short = 5 - hand.bit_count()  # the cards the stock could not supply
+    for card in action.stock[:short]:
+        hand |= 1 << card
+    hands = state.hands[:seat] + (hand,) + state.hands[seat + 1:]
+    done = state._replace(
+        hands=hands, stock=action.stock[short:], discards=cards_of(state.pending), pending=0,
+        phase=PURCHASE, turn=seat, history=state.history + ((CHANCE, action),))
+    return _next_buyer(done)
+
+
+def _next_buyer(state: HandState) -> HandState:
+    seat = state.turn
+    if seat == state.order[-1]:
+        return auction.start(state._replace(phase=PURCHASE))
+    return state._replace(turn=state.ring[seat])
