@@ -42,6 +42,14 @@ class BidRule:
     lose_pool_per_player: int
     double_pool: bool
 
+    def fulfilled(self, tricks: int) -> bool:
+        """Implements: NAP-5.2.3.
+
+        A bid undertakes at least its number of tricks (more earns nothing more); a misère
+        undertakes to win none.
+        """
+        return tricks == 0 if self.misere else tricks >= self.tricks
+
 
 @dataclass(frozen=True, slots=True)
 class Rules:

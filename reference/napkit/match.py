@@ -302,9 +302,10 @@ def gathered(hand: HandState) -> tuple[int, ...]:
 
 
 def _after_hand(match: MatchState, hand: HandState) -> MatchState:
-    """Implements: NAP-4.1.2, NAP-10.2.3, NAP-10.4.2.
+    """Implements: NAP-4.1.2, NAP-9.3.1, NAP-10.2.3, NAP-10.4.2.
 
-    Take the settled hand into the match: balances and pool; players left without chips are
+    Take the settled hand into the match: balances, and the pool, which is carried into the
+    next hand whatever it holds; players left without chips are
     out; the deal passes to the left among those still in; and the next pack is shuffled
     after a throw-in or a made contract the ruleset lists, where it says so, else gathered
     and cut as usual.

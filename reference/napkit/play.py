@@ -61,11 +61,10 @@ def winning_card(trick: tuple[int, ...], trumps: int) -> int:
 def made(state: HandState) -> bool:
     """Implements: NAP-3.2.1, NAP-8.3.2.
 
-    Tricks are counted for the declarer alone. The contract is made if the declarer won at
-    least the tricks it names, or, in a misère, none at all.
+    Tricks are counted for the declarer alone. When play ends the contract is made or
+    defeated by what its bid undertakes (NAP-5.2.3).
     """
-    bid = state.game.rules.bids[state.contract]
-    return state.won == 0 if bid.misere else state.won >= bid.tricks
+    return state.game.rules.bids[state.contract].fulfilled(state.won)
 
 
 def apply_play(state: HandState, action: Action) -> HandState:
