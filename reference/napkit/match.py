@@ -65,6 +65,8 @@ class MatchState(NamedTuple):
     history: tuple[tuple[int, Action], ...]  # match-level actions: chance's and antes
     ledger: tuple[Payment, ...]  # antes and the pool's share-out at the end
     result: MatchResult | None
+    chips: int | None = None  # the starting stock, where the ruleset plays from one
+    hand_starts: tuple[int, ...] = ()  # len(history) when each hand was dealt
 
     @property
     def turn(self) -> int:
@@ -141,7 +143,7 @@ def new_match(game: Game, hands: int | None = None, chips: int | None = None) ->
         game=game, hand_limit=hands, phase=FIRST_DEALER, balances=(start,) * game.players,
         out=0, pool=0, dealer=-1, played=0, streak=0, pack=(), shuffle_next=True,
         ante_paid=False, taking_part=0, queue=(), hand=None, hands=(), history=(), ledger=(),
-        result=None)
+        result=None, chips=start if rules.bankroll is not None else None)
 
 
 def _limited(game: Game) -> bool:
@@ -281,7 +283,8 @@ def _deal(match: MatchState, seats: list[int]) -> MatchState:
     hand = game.new_hand(match.dealer, seats=tuple(seats), pool=match.pool, funds=funds,
                          stakes=stakes(match))
     hand = hand.apply(Deal(match.pack))
-    return match._replace(phase=HAND, hand=hand, queue=())
+    return match._replace(phase=HAND, hand=hand, queue=(),
+                          hand_starts=match.hand_starts + (len(match.history),))
 
 
 def gathered(hand: HandState) -> tuple[int, ...]:

@@ -68,8 +68,9 @@ def start_exchange(state: HandState) -> HandState:
     """Implements: NAP-5.2.4, NAP-6.3.1, NAP-6.3.2.
 
     After the auction, a declarer entitled to the exchange (every declarer, or one whose bid
-    was made with the widow, as the ruleset says; a bid without it never is) takes the widow and discards one card:
-    at their choice where the exchange is optional (and then any of the six may go), or
+    was made with the widow, as the ruleset says; a bid without it never is) takes the widow
+    and discards one card: at their choice where the exchange is optional (and then any of the
+    six may go), or
     necessarily, discarding one of the five dealt, where the ruleset says they must take it.
     The exchange comes before trumps are named.
     """

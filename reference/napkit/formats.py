@@ -1,0 +1,245 @@
+"""The JSON forms of cards, actions, payments, tricks and results, both ways.
+
+These are the canonical forms that pass between napkit and other programs (the schemas in
+``spec/schemas`` describe them): a card is its notation (``"AS"``, ``"10H"``); an action is an
+object with a ``type`` (``{"type": "play", "card": "10H"}``); a payment names the pool as
+``"pool"``. Reading is strict: anything malformed raises :class:`FormatError` with the JSON
+path of the offending value.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, cast
+
+from napkit.actions import (
+    ANTE,
+    LEAVE_WIDOW,
+    PASS,
+    PEEK,
+    SIT_OUT,
+    TAKE_WIDOW,
+    Action,
+    Ante,
+    Bid,
+    Buy,
+    ChooseDealer,
+    Cut,
+    Deal,
+    Discard,
+    LeaveWidow,
+    NameTrumps,
+    Pass,
+    Peek,
+    Play,
+    Reshuffle,
+    Shuffle,
+    SitOut,
+    TakeWidow,
+)
+from napkit.cards import SUIT_NAMES, card_name, cards_of, mask_of, parse_card
+from napkit.errors import json_path
+from napkit.state import POOL, Payment, Result, Trick
+
+JSONValue = Any  # what json.loads returns
+
+
+class FormatError(ValueError):
+    """A value that is not in the form its schema gives: where (a JSON path) and what."""
+
+    def __init__(self, path: list[str | int], message: str) -> None:
+        super().__init__(path, message)
+        self.path = json_path(path)
+        self.message = message
+
+    def __str__(self) -> str:
+        return f"{self.path}: {self.message}"
+
+
+# --- cards ------------------------------------------------------------------------------------
+def card_to_json(card: int) -> str:
+    return card_name(card)
+
+
+def card_from_json(value: JSONValue, path: list[str | int]) -> int:
+    if not isinstance(value, str):
+        raise FormatError(path, f"a card is a string such as \"AS\" or \"10H\", not {value!r}")
+    try:
+        return parse_card(value)
+    except ValueError:
+        raise FormatError(path, f"{value!r} is not a card (rank then suit: AS, 10H, 2C)") from None
+
+
+def cards_from_json(value: JSONValue, path: list[str | int]) -> tuple[int, ...]:
+    if not isinstance(value, list):
+        raise FormatError(path, "expected a list of cards")
+    return tuple(card_from_json(v, [*path, i]) for i, v in enumerate(value))
+
+
+def _seat(value: JSONValue, path: list[str | int]) -> int:
+    if type(value) is not int or value < 0:
+        raise FormatError(path, f"a seat is a whole number from 0, not {value!r}")
+    return value
+
+
+def _int(value: JSONValue, path: list[str | int], minimum: int = 0) -> int:
+    if type(value) is not int or value < minimum:
+        raise FormatError(path, f"expected a whole number of at least {minimum}, not {value!r}")
+    return value
+
+
+# --- actions ----------------------------------------------------------------------------------
+def action_to_json(action: Action) -> dict[str, JSONValue]:
+    """The JSON object of an action."""
+    match action:
+        case Pass():
+            return {"type": "pass"}
+        case Bid(bid=bid):
+            return {"type": "bid", "bid": bid}
+        case Peek():
+            return {"type": "peek"}
+        case Buy(cards=cards):
+            return {"type": "buy", "cards": [card_name(c) for c in cards_of(cards)]}
+        case TakeWidow():
+            return {"type": "take-widow"}
+        case LeaveWidow():
+            return {"type": "leave-widow"}
+        case Discard(card=card):
+            return {"type": "discard", "card": card_name(card)}
+        case NameTrumps(suit=suit):
+            return {"type": "name-trumps", "suit": SUIT_NAMES[suit]}
+        case Play(card=card):
+            return {"type": "play", "card": card_name(card)}
+        case Ante():
+            return {"type": "ante"}
+        case SitOut():
+            return {"type": "sit-out"}
+        case Deal(pack=pack):
+            return {"type": "deal", "pack": [card_name(c) for c in pack]}
+        case Reshuffle(stock=stock):
+            return {"type": "reshuffle", "stock": [card_name(c) for c in stock]}
+        case ChooseDealer(seat=seat):
+            return {"type": "choose-dealer", "seat": seat}
+        case Shuffle(pack=pack):
+            return {"type": "shuffle", "pack": [card_name(c) for c in pack]}
+        case Cut(at=at):
+            return {"type": "cut", "at": at}
+    raise TypeError(f"not an action: {action!r}")
+
+
+def _fields(value: dict[str, JSONValue], path: list[str | int], *names: str) -> None:
+    extra = sorted(set(value) - {"type", *names})
+    if extra:
+        raise FormatError([*path, extra[0]], f"unexpected field {extra[0]!r}")
+    for name in names:
+        if name not in value:
+            raise FormatError(path, f"missing field {name!r}")
+
+
+def _simple(action: Action) -> Callable[[dict[str, JSONValue], list[str | int]], Action]:
+    def read(value: dict[str, JSONValue], path: list[str | int]) -> Action:
+        _fields(value, path)
+        return action
+    return read
+
+
+def _bid(value: dict[str, JSONValue], path: list[str | int]) -> Action:
+    _fields(value, path, "bid")
+    if not isinstance(value["bid"], str):
+        raise FormatError([*path, "bid"], "a bid is the bid's id, a string")
+    return Bid(value["bid"])
+
+
+def _buy(value: dict[str, JSONValue], path: list[str | int]) -> Action:
+    _fields(value, path, "cards")
+    cards = cards_from_json(value["cards"], [*path, "cards"])
+    if len(set(cards)) != len(cards):
+        raise FormatError([*path, "cards"], "a card is listed twice")
+    return Buy(mask_of(cards))
+
+
+def _card_action(kind: Callable[[int], Action]) -> Callable[
+        [dict[str, JSONValue], list[str | int]], Action]:
+    def read(value: dict[str, JSONValue], path: list[str | int]) -> Action:
+        _fields(value, path, "card")
+        return kind(card_from_json(value["card"], [*path, "card"]))
+    return read
+
+
+def _name(value: dict[str, JSONValue], path: list[str | int]) -> Action:
+    _fields(value, path, "suit")
+    suit = value["suit"]
+    if suit not in SUIT_NAMES:
+        raise FormatError([*path, "suit"], f"a suit is one of {', '.join(SUIT_NAMES)}")
+    return NameTrumps(SUIT_NAMES.index(suit))
+
+
+def _pack(kind: Callable[[tuple[int, ...]], Action], field: str) -> Callable[
+        [dict[str, JSONValue], list[str | int]], Action]:
+    def read(value: dict[str, JSONValue], path: list[str | int]) -> Action:
+        _fields(value, path, field)
+        return kind(cards_from_json(value[field], [*path, field]))
+    return read
+
+
+def _dealer(value: dict[str, JSONValue], path: list[str | int]) -> Action:
+    _fields(value, path, "seat")
+    return ChooseDealer(_seat(value["seat"], [*path, "seat"]))
+
+
+def _cut(value: dict[str, JSONValue], path: list[str | int]) -> Action:
+    _fields(value, path, "at")
+    return Cut(_int(value["at"], [*path, "at"], 1))
+
+
+_READERS: dict[str, Callable[[dict[str, JSONValue], list[str | int]], Action]] = {
+    "pass": _simple(PASS), "bid": _bid, "peek": _simple(PEEK), "buy": _buy,
+    "take-widow": _simple(TAKE_WIDOW), "leave-widow": _simple(LEAVE_WIDOW),
+    "discard": _card_action(Discard), "name-trumps": _name, "play": _card_action(Play),
+    "ante": _simple(ANTE), "sit-out": _simple(SIT_OUT), "deal": _pack(Deal, "pack"),
+    "reshuffle": _pack(Reshuffle, "stock"), "choose-dealer": _dealer,
+    "shuffle": _pack(Shuffle, "pack"), "cut": _cut,
+}
+ACTION_TYPES = tuple(_READERS)
+
+
+def action_from_json(value: JSONValue, path: list[str | int] | None = None) -> Action:
+    """The action of a JSON object; :class:`FormatError` naming the path if it is not one."""
+    where = path or []
+    if not isinstance(value, dict):
+        raise FormatError(where, "an action is an object with a \"type\"")
+    kind = value.get("type")
+    reader = _READERS.get(kind) if isinstance(kind, str) else None
+    if reader is None:
+        raise FormatError([*where, "type"], f"unknown action type {kind!r} (one of "
+                                            f"{', '.join(ACTION_TYPES)})")
+    return reader(cast(dict[str, JSONValue], value), where)
+
+
+# --- payments, tricks, results ------------------------------------------------------------------
+def party_to_json(seat: int) -> int | str:
+    return "pool" if seat == POOL else seat
+
+
+def payment_to_json(p: Payment) -> dict[str, JSONValue]:
+    return {"payer": party_to_json(p.payer), "payee": party_to_json(p.payee),
+            "amount": p.amount, "rule": p.rule}
+
+
+def trick_to_json(t: Trick) -> dict[str, JSONValue]:
+    return {"leader": t.leader, "winner": t.winner, "cards": [card_name(c) for c in t.cards]}
+
+
+def result_to_json(r: Result) -> dict[str, JSONValue]:
+    """A hand's outcome: contract, tricks, made or not, every payment, the pool, each net."""
+    return {
+        "thrown_in": r.thrown_in,
+        "declarer": r.declarer if r.declarer >= 0 else None,
+        "contract": r.contract,
+        "declarer_tricks": r.tricks,
+        "made": r.made,
+        "trick_winners": list(r.trick_winners),
+        "payments": [payment_to_json(p) for p in r.payments],
+        "pool": r.pool,
+        "net": list(r.net),
+    }
