@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from napkit.actions import Action, Deal
 from napkit.errors import RuleError, SetupError, json_path
@@ -125,6 +125,36 @@ def match_actions(match: MatchState) -> list[tuple[int, Action]]:
     return merged
 
 
+S = TypeVar("S", HandState, MatchState)
+
+
+def _replay_steps(state: S, steps: list[Any], over_rule: str, problems: list[Problem]) -> S | None:
+    """Apply recorded steps in turn, stopping at the first that breaks a rule or the format."""
+    for i, step in enumerate(steps):
+        where: list[str | int] = ["actions", i]
+        try:
+            action = action_from_json(step["action"], [*where, "action"])
+        except FormatError as exc:
+            problems.append(Problem(exc.path, None, exc.message))
+            return None
+        if state.is_over():
+            problems.append(Problem(json_path(where), over_rule,
+                                    "play is already over; this action is one too many"))
+            return None
+        seat = step["seat"]
+        expected = None if state.turn == CHANCE else state.turn
+        if seat != expected:
+            problems.append(Problem(json_path([*where, "seat"]), "NAP-1.2.1",
+                                    f"it is {_who(expected)}'s turn, not {_who(seat)}'s"))
+            return None
+        try:
+            state = state.apply(action)
+        except RuleError as exc:
+            problems.append(Problem(json_path([*where, "action"]), exc.rule, exc.message))
+            return None
+    return state
+
+
 def _who(seat: object) -> str:
     return "chance" if seat is None else f"seat {seat}"
 
@@ -164,29 +194,10 @@ def replay_hand(record: Mapping[str, Any], problems: list[Problem]) -> HandState
     except RuleError as exc:
         problems.append(Problem("$.deal", exc.rule, exc.message))
         return None
-    for i, step in enumerate(record["actions"]):
-        where: list[str | int] = ["actions", i]
-        try:
-            action = action_from_json(step["action"], [*where, "action"])
-        except FormatError as exc:
-            problems.append(Problem(exc.path, None, exc.message))
-            return None
-        if state.is_over():
-            problems.append(Problem(json_path(where), "NAP-8.3.1",
-                                    "the hand is already over; this action is one too many"))
-            return None
-        seat = step["seat"]
-        expected = None if state.turn == CHANCE else state.turn
-        if seat != expected:
-            who = "chance" if expected is None else f"seat {expected}"
-            problems.append(Problem(json_path([*where, "seat"]), "NAP-1.2.1",
-                                    f"it is {who}'s turn, not {_who(seat)}'s"))
-            return None
-        try:
-            state = state.apply(action)
-        except RuleError as exc:
-            problems.append(Problem(json_path([*where, "action"]), exc.rule, exc.message))
-            return None
+    replayed = _replay_steps(state, record["actions"], "NAP-8.3.1", problems)
+    if replayed is None:
+        return None
+    state = replayed
     if not state.is_over():
         problems.append(Problem("$.actions", "NAP-8.3.1",
                                 f"the hand is not finished: it stops in the {state.phase_name}"))
@@ -249,30 +260,7 @@ def replay_match(record: Mapping[str, Any], problems: list[Problem]) -> MatchSta
     except SetupError as exc:
         problems.append(Problem("$.hands", exc.rule, exc.message))
         return None
-    for i, step in enumerate(record["actions"]):
-        where: list[str | int] = ["actions", i]
-        try:
-            action = action_from_json(step["action"], [*where, "action"])
-        except FormatError as exc:
-            problems.append(Problem(exc.path, None, exc.message))
-            return None
-        if match.is_over():
-            problems.append(Problem(json_path(where), "NAP-10.4.1",
-                                    "the match is already over; this action is one too many"))
-            return None
-        seat = step["seat"]
-        expected = None if match.turn == CHANCE else match.turn
-        if seat != expected:
-            who = "chance" if expected is None else f"seat {expected}"
-            problems.append(Problem(json_path([*where, "seat"]), "NAP-1.2.1",
-                                    f"it is {who}'s turn, not {_who(seat)}'s"))
-            return None
-        try:
-            match = match.apply(action)
-        except RuleError as exc:
-            problems.append(Problem(json_path([*where, "action"]), exc.rule, exc.message))
-            return None
-    return match
+    return _replay_steps(match, record["actions"], "NAP-10.4.1", problems)
 
 
 def check_match_record(record: Mapping[str, Any]) -> list[Problem]:
