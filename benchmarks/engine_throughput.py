@@ -136,6 +136,7 @@ def bare_hands(  # noqa: PLR0915 (one function on purpose: no calls the engine n
     """Play ``hands`` random hands with plain integers; return how many finished."""
     rng = random.Random(seed)
     choice = rng.choice
+    rand = rng.random
     n = rules.players
     pack = rules.pack
     packets = rules.packets
@@ -148,8 +149,7 @@ def bare_hands(  # noqa: PLR0915 (one function on purpose: no calls the engine n
         dealer = i % n
         order = [(dealer + 1 + k) % n for k in range(n)]
         # The deal: the same shuffle as the engine's sample_deal, then packets from the left.
-        deck = list(pack)
-        rng.shuffle(deck)
+        deck = sorted(pack, key=lambda _: rand())
         held: list[list[int]] = [[] for _ in range(n)]
         pos = 0
         for p in packets:

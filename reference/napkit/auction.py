@@ -2,11 +2,24 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from napkit import settlement, widow
 from napkit.actions import PASS, PEEK, Action, Bid, Pass, Peek
 from napkit.errors import IllegalActionError
-from napkit.game import BidRule
-from napkit.state import AUCTION, Auction, HandState
+from napkit.game import BidRule, Game
+from napkit.state import (
+    AUCTION,
+    F_AUCTION,
+    F_CONTRACT,
+    F_DECLARER,
+    F_HISTORY,
+    F_PHASE,
+    F_TURN,
+    Auction,
+    HandState,
+    new_state,
+)
 
 
 def start(state: HandState) -> HandState:
@@ -16,8 +29,11 @@ def start(state: HandState) -> HandState:
     speaking last in each round.
     """
     order = state.order
-    return state._replace(phase=AUCTION, turn=order[0],
-                          auction=Auction(order, -1, -1, 0, 0, 0, 1))
+    f: list[Any] = list(state)
+    f[F_PHASE] = AUCTION
+    f[F_TURN] = order[0]
+    f[F_AUCTION] = Auction(order, -1, -1, 0, 0, 0, 1)
+    return new_state(f)
 
 
 def _requirements_met(bid: BidRule, made: int) -> bool:
@@ -41,12 +57,26 @@ def biddable(state: HandState) -> list[BidRule]:
 
 
 def legal_calls(state: HandState) -> tuple[Action, ...]:
+    a = state.auction
+    peek = widow.can_peek(state, state.turn)
+    key = (id(state.game), a.high, a.made, peek)
+    found = _CALLS.get(key)
+    if found is not None and found[0] is state.game:
+        return found[1]
     calls: list[Action] = []
-    if widow.can_peek(state, state.turn):
+    if peek:
         calls.append(PEEK)
     calls.append(PASS)
     calls.extend(Bid(b.id) for b in biddable(state))
-    return tuple(calls)
+    if len(_CALLS) >= 4096:
+        _CALLS.clear()
+    _CALLS[key] = (state.game, tuple(calls))
+    return _CALLS[key][1]
+
+
+# (id(game), highest bid, bids made, whether a look may be bought) -> the calls then legal,
+# which depend on nothing else (biddable and legal_calls read only these).
+_CALLS: dict[tuple[int, int, int, bool], tuple[Game, tuple[Action, ...]]] = {}
 
 
 def _refuse_bid(state: HandState, action: Bid) -> IllegalActionError:
@@ -79,17 +109,20 @@ def apply_call(state: HandState, action: Action) -> HandState:
         bid = state.game.rules.bids[index] if index >= 0 else None
         if bid is None or index <= a.high or not _requirements_met(bid, a.made):
             raise _refuse_bid(state, action)
-        a = a._replace(high=index, high_seat=seat, made=a.made | 1 << index,
-                       bidders=a.bidders | (1 << seat if a.round == 1 else 0))
+        a = Auction(a.queue, index, seat, a.passed,
+                    a.bidders | (1 << seat if a.round == 1 else 0), a.made | 1 << index, a.round)
     elif isinstance(action, Pass):
-        a = a._replace(passed=a.passed | 1 << seat)
+        a = Auction(a.queue, a.high, a.high_seat, a.passed | 1 << seat, a.bidders, a.made,
+                    a.round)
     else:
         raise IllegalActionError("NAP-5.2.1",
                                  f"seat {seat} is to pass or bid in the auction, not to {action}")
-    return _advance(state._replace(history=state.history + ((seat, action),)), a, seat)
+    f: list[Any] = list(state)
+    f[F_HISTORY] = state.history + ((seat, action),)
+    return _advance(state, f, a, seat)
 
 
-def _advance(state: HandState, a: Auction, seat: int) -> HandState:
+def _advance(state: HandState, f: list[Any], a: Auction, seat: int) -> HandState:
     """Implements: NAP-5.1.2, NAP-5.4.1.
 
     A single-round auction ends when the dealer has spoken. With a raising round, the turn
@@ -98,34 +131,43 @@ def _advance(state: HandState, a: Auction, seat: int) -> HandState:
     bid higher, and the auction ends after that round. An auction that runs until passes goes
     on round the table, skipping those who have passed, until only the highest bidder has not
     passed (or everyone has passed).
+
+    (``state`` is the state before the call; ``f`` the fields of the one after it, but for
+    the auction ``a`` and the turn, which are set here.)
     """
     rules = state.game.rules
     if rules.auction == "until-passes":
         active = [s for s in state.order if not a.passed >> s & 1 and s != a.high_seat]
+        f[F_AUCTION] = a
         if not active:
-            return _end(state._replace(auction=a))
+            return _end(f, a)
         nxt = state.ring[seat]
         while a.passed >> nxt & 1:
             nxt = state.ring[nxt]
-        return state._replace(auction=a, turn=nxt)
+        f[F_TURN] = nxt
+        return new_state(f)
     queue = a.queue[1:]
-    if not queue and rules.auction == "single-then-raise" and a.round == 1 and a.high >= 0:
+    rnd = a.round
+    if not queue and rules.auction == "single-then-raise" and rnd == 1 and a.high >= 0:
         queue = tuple(s for s in state.order
                       if rules.raising == "everyone" or a.bidders >> s & 1)
-        a = a._replace(round=2)
-    a = a._replace(queue=queue)
+        rnd = 2
+    a = f[F_AUCTION] = Auction(queue, a.high, a.high_seat, a.passed, a.bidders, a.made, rnd)
     if not queue:
-        return _end(state._replace(auction=a))
-    return state._replace(auction=a, turn=queue[0])
+        return _end(f, a)
+    f[F_TURN] = queue[0]
+    return new_state(f)
 
 
-def _end(state: HandState) -> HandState:
+def _end(f: list[Any], a: Auction) -> HandState:
     """Implements: NAP-5.3.1, NAP-5.3.2.
 
     The highest bidder becomes the declarer and their bid the contract. If nobody bid, the
-    hand is thrown in: it is over, unplayed and unsettled.
+    hand is thrown in: it is over, unplayed and unsettled. (``f``: the fields of the hand as
+    the auction ends, ``a`` its auction.)
     """
-    a = state.auction
     if a.high < 0:
-        return settlement.throw_in(state)
-    return widow.start_exchange(state._replace(declarer=a.high_seat, contract=a.high))
+        return settlement.throw_in(new_state(f))
+    f[F_DECLARER] = a.high_seat
+    f[F_CONTRACT] = a.high
+    return widow.start_exchange(new_state(f))

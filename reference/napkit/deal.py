@@ -3,24 +3,55 @@
 from __future__ import annotations
 
 import random
+from typing import TYPE_CHECKING, Any
 
 from napkit import purchase, widow
 from napkit.actions import Action, Deal
 from napkit.cards import cards_of, check_pack
 from napkit.errors import IllegalActionError
-from napkit.state import CHANCE, HandState
+from napkit.state import CHANCE, F_HANDS, F_HISTORY, F_STOCK, F_WIDOW, HandState, new_state
+
+if TYPE_CHECKING:
+    from napkit.game import Game
+
+# (id(game), players) -> (game, the pack's cards in card order, its mask): asked every deal.
+_PACKS: dict[tuple[int, int], tuple[Game, tuple[int, ...], int]] = {}
+
+
+def _pack(state: HandState) -> tuple[tuple[int, ...], int]:
+    game = state.game
+    key = (id(game), len(state.order))
+    found = _PACKS.get(key)
+    if found is None or found[0] is not game:
+        mask = game.pack(key[1])
+        if len(_PACKS) >= 256:
+            _PACKS.clear()
+        found = _PACKS[key] = (game, cards_of(mask), mask)
+    return found[1], found[2]
 
 
 def hand_pack(state: HandState) -> int:
     """The pack (a mask) that a hand with this many players is dealt from (NAP-2.2.1)."""
-    return state.game.pack(len(state.order))
+    return _pack(state)[1]
 
 
 def sample_deal(state: HandState, rng: random.Random) -> Deal:
-    """A shuffled pack for the deal."""
-    pack = list(cards_of(hand_pack(state)))
-    rng.shuffle(pack)
-    return Deal(tuple(pack))
+    """A shuffled pack for the deal.
+
+    The cards are sorted by a random key each (``rng.random()``): a uniform shuffle, as
+    ``rng.shuffle`` is, in half the time.
+    """
+    global _SAMPLED  # noqa: PLW0603
+    cards, mask = _pack(state)
+    key = rng.random
+    pack = tuple(sorted(cards, key=lambda _: key()))
+    _SAMPLED = (pack, mask)
+    return Deal(pack)
+
+
+# The last pack sample_deal drew, with the mask of its cards: apply_deal need not check that
+# very tuple again (tuples are immutable) when it is dealt for a hand with the same pack.
+_SAMPLED: tuple[tuple[int, ...], int] = ((), 0)
 
 
 def apply_deal(state: HandState, action: Action) -> HandState:
@@ -34,21 +65,30 @@ def apply_deal(state: HandState, action: Action) -> HandState:
     if not isinstance(action, Deal):
         raise IllegalActionError("NAP-4.2.2", f"the cards must be dealt first, not {action}")
     rules = state.game.rules
-    check_pack(action.pack, hand_pack(state), "NAP-2.2.1")
     pack = action.pack
+    mask = _pack(state)[1]
+    sampled = _SAMPLED
+    if sampled[0] is not pack or sampled[1] != mask:
+        check_pack(pack, mask, "NAP-2.2.1")
     pos = 0
     card = -1
     if rules.widow and rules.widow_first:
         card, pos = pack[0], 1
     hands = list(state.hands)
+    order = state.order
     for packet in rules.packets:
-        for seat in state.order:
-            for card in pack[pos:pos + packet]:
-                hands[seat] |= 1 << card
+        for seat in order:
+            held = hands[seat]
+            for c in pack[pos:pos + packet]:
+                held |= 1 << c
+            hands[seat] = held
             pos += packet
     if rules.widow and not rules.widow_first:
         card, pos = pack[pos], pos + 1
-    dealt = state._replace(hands=tuple(hands), widow=card, stock=pack[pos:],
-                           history=state.history + ((CHANCE, action),))
-    dealt = widow.dealer_look(dealt)
+    f: list[Any] = list(state)
+    f[F_HANDS] = tuple(hands)
+    f[F_WIDOW] = card
+    f[F_STOCK] = pack[pos:]
+    f[F_HISTORY] = state.history + ((CHANCE, action),)
+    dealt = widow.dealer_look(new_state(f))
     return purchase.start(dealt)

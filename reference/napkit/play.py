@@ -5,11 +5,27 @@ This is the engine's hot loop, so it works on masks and builds the next state in
 
 from __future__ import annotations
 
+from typing import Any
+
 from napkit import settlement
 from napkit.actions import PLAYS, Action, Play
 from napkit.cards import SUIT_BITS, SUIT_NAMES, card_words, cards_of, names
 from napkit.errors import IllegalActionError
-from napkit.state import NOBODY, PLAY, HandState, Trick
+from napkit.state import (
+    F_HANDS,
+    F_HISTORY,
+    F_LEADER,
+    F_TRICK,
+    F_TRICKS,
+    F_TRUMPS,
+    F_TURN,
+    F_WON,
+    NOBODY,
+    PLAY,
+    HandState,
+    Trick,
+    new_state,
+)
 from napkit.trumps import OBLIGATIONS, fixed_by_lead, opening_leads
 
 # For every suit and every 13-bit mask of it, the Play actions of its cards, lowest first.
@@ -34,10 +50,17 @@ def playable(state: HandState) -> int:
 
 
 def legal_plays(state: HandState) -> tuple[Action, ...]:
+    global _LAST  # noqa: PLW0603
     mask = playable(state)
+    _LAST = (state, mask)
     t = _SUIT_PLAYS
     return (t[0][mask & 0x1FFF] + t[1][mask >> 13 & 0x1FFF] + t[2][mask >> 26 & 0x1FFF]
             + t[3][mask >> 39 & 0x1FFF])
+
+
+# The last state whose plays were listed, with its playable mask: apply_play reuses the mask
+# when the card is played to that very state (states are immutable, so it still holds).
+_LAST: tuple[HandState | None, int] = (None, 0)
 
 
 def winning_card(trick: tuple[int, ...], trumps: int) -> int:
@@ -74,37 +97,43 @@ def apply_play(state: HandState, action: Action) -> HandState:
     who leads the next; play goes on until all five tricks are played, and the hand is then
     settled.
     """
-    (game, phase, seat, dealer, order, ring, hands, widow, stock, discards, seen, auction,
-     declarer, contract, trumps, leader, trick, tricks, won, pool, funds, ledger, stakes,
-     history, pending, _) = state
-    if phase != PLAY:
+    if state.phase != PLAY:
         raise IllegalActionError("NAP-8.3.1", "the hand is over; no card can be played")
+    seat = state.turn
     if type(action) is not Play:
         raise IllegalActionError("NAP-8.1.1", f"seat {seat} is to play a card, not to {action}")
     card = action.card
-    if not (type(card) is int and 0 <= card < 52 and playable(state) >> card & 1):
+    last = _LAST
+    mask = last[1] if last[0] is state else playable(state)
+    if not (type(card) is int and 0 <= card < 52 and mask >> card & 1):
         raise refusal(state, card)
-    hands = hands[:seat] + (hands[seat] & ~(1 << card),) + hands[seat + 1:]
+    # The next state: a copy of this one's fields with those the card changes.
+    f: list[Any] = list(state)
+    hands = state.hands
+    f[F_HANDS] = hands[:seat] + (hands[seat] & ~(1 << card),) + hands[seat + 1:]
+    trumps = state.trumps
     if trumps < 0:
-        trumps = fixed_by_lead(card)
-    trick = trick + (card,)
-    history = history + ((seat, action),)
-    if len(trick) < len(order):
-        return HandState(game, PLAY, ring[seat], dealer, order, ring, hands, widow, stock,
-                         discards, seen, auction, declarer, contract, trumps, leader, trick,
-                         tricks, won, pool, funds, ledger, stakes, history, pending, None)
-    winner = leader
+        trumps = f[F_TRUMPS] = fixed_by_lead(card)
+    trick = state.trick + (card,)
+    f[F_HISTORY] = state.history + ((seat, action),)
+    if len(trick) < len(state.order):
+        f[F_TRICK] = trick
+        f[F_TURN] = state.ring[seat]
+        return new_state(f)
+    leader = winner = state.leader
+    ring = state.ring
     for _ in range(winning_card(trick, trumps)):
         winner = ring[winner]
-    tricks = tricks + (Trick(leader, winner, trick),)
-    if winner == declarer:
-        won += 1
-    after = HandState(game, PLAY, winner, dealer, order, ring, hands, widow, stock, discards,
-                      seen, auction, declarer, contract, trumps, winner, (), tricks, won, pool,
-                      funds, ledger, stakes, history, pending, None)
+    tricks = f[F_TRICKS] = state.tricks + (Trick(leader, winner, trick),)
+    if winner == state.declarer:
+        f[F_WON] += 1
+    f[F_TRICK] = ()
+    f[F_LEADER] = winner
     if len(tricks) == 5:
-        return settlement.settle(after._replace(turn=NOBODY))
-    return after
+        f[F_TURN] = NOBODY
+        return settlement.settle(new_state(f))
+    f[F_TURN] = winner
+    return new_state(f)
 
 
 def refusal(state: HandState, card: object) -> IllegalActionError:

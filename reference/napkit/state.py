@@ -15,7 +15,8 @@ payment.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
+from functools import partial
 from typing import TYPE_CHECKING, NamedTuple
 
 from napkit.actions import Action, ChanceAction
@@ -136,13 +137,13 @@ class HandState(NamedTuple):
         :meth:`sample_chance`, or supply one, as a recorded hand does.
         """
         if self.phase == PLAY:
-            return play.legal_plays(self)
+            return _legal_plays(self)
         return _LEGAL[self.phase](self)
 
     def apply(self, action: Action) -> HandState:
         """The state after ``action``; :class:`IllegalActionError` (with a rule id) if illegal."""
         if self.phase == PLAY:
-            return play.apply_play(self, action)
+            return _apply_play(self, action)
         if self.phase == OVER:
             raise IllegalActionError("NAP-8.3.1", "the hand is over; no action can be taken")
         return _APPLY[self.phase](self, action)
@@ -166,6 +167,21 @@ class HandState(NamedTuple):
                 f"history={len(self.history)}>")
 
 
+# Building a state from all its fields at once: ``new_state(fields)`` is
+# ``HandState(*fields)`` without the named tuple's Python-level ``__new__``. The hot paths
+# copy a state's fields into a list, change the few that an action changes (by the field
+# indexes below) and build the next state from it: the states themselves stay immutable.
+if TYPE_CHECKING:
+    def new_state(fields: Iterable[object], /) -> HandState: ...
+else:
+    new_state = partial(tuple.__new__, HandState)
+
+(F_GAME, F_PHASE, F_TURN, F_DEALER, F_ORDER, F_RING, F_HANDS, F_WIDOW, F_STOCK, F_DISCARDS,
+ F_SEEN, F_AUCTION, F_DECLARER, F_CONTRACT, F_TRUMPS, F_LEADER, F_TRICK, F_TRICKS, F_WON, F_POOL,
+ F_FUNDS, F_LEDGER, F_STAKES, F_HISTORY, F_PENDING, F_RESULT) = range(26)
+assert HandState._fields[F_RESULT] == "result" and len(HandState._fields) == 26
+
+
 def seating(players: int, dealer: int, seats: tuple[int, ...] | None) -> tuple[
         tuple[int, ...], tuple[int, ...]]:
     """Implements: NAP-1.2.1.
@@ -186,16 +202,22 @@ def new_hand(game: Game, dealer: int, seats: tuple[int, ...] | None, pool: int,
              funds: tuple[int, ...] | None, stakes: int) -> HandState:
     """A hand waiting for its deal."""
     n = game.players
-    if not 0 <= dealer < n:
-        raise SetupError("NAP-4.1.1", f"no seat {dealer} at a table of {n}")
-    if seats is not None and any(not 0 <= s < n for s in seats):
-        raise SetupError("NAP-3.1.1", f"seats must be between 0 and {n - 1}")
-    order, ring = seating(n, dealer, seats)
-    if len(order) < 2:
-        raise SetupError("NAP-3.1.1", "a hand needs at least two players")
-    from napkit.game import check_table
-
+    key = (n, dealer, seats)
+    seated = _SEATINGS.get(key)
+    if seated is None:
+        if not 0 <= dealer < n:
+            raise SetupError("NAP-4.1.1", f"no seat {dealer} at a table of {n}")
+        if seats is not None and any(not 0 <= s < n for s in seats):
+            raise SetupError("NAP-3.1.1", f"seats must be between 0 and {n - 1}")
+        seated = seating(n, dealer, seats)
+        if len(seated[0]) < 2:
+            raise SetupError("NAP-3.1.1", "a hand needs at least two players")
+        if len(_SEATINGS) < 4096:
+            _SEATINGS[key] = seated
+    order, ring = seated
     if len(order) != n:
+        from napkit.game import check_table
+
         # Fewer players than seats (someone out of the match or sitting out): the pack must
         # still deal them, though the count itself may be below the ruleset's table sizes.
         try:
@@ -205,13 +227,15 @@ def new_hand(game: Game, dealer: int, seats: tuple[int, ...] | None, pool: int,
                 raise
     if funds is not None and len(funds) != n:
         raise SetupError("NAP-10.1.2", f"funds must give {n} seats")
-    empty = Auction((), -1, -1, 0, 0, 0, 1)
-    return HandState(
-        game=game, phase=DEAL, turn=CHANCE, dealer=dealer, order=order, ring=ring,
-        hands=(0,) * n, widow=-1, stock=(), discards=(), seen=0, auction=empty, declarer=-1,
-        contract=-1, trumps=-1, leader=-1, trick=(), tricks=(), won=0, pool=pool,
-        funds=funds, ledger=(), stakes=stakes, history=(), pending=0, result=None,
-    )
+    return new_state((game, DEAL, CHANCE, dealer, order, ring, (0,) * n, -1, (), (), 0,
+                      _NO_AUCTION, -1, -1, -1, -1, (), (), 0, pool, funds, (), stakes, (), 0,
+                      None))
+
+
+# (players, dealer, seats) -> seating(...): tables are few, and seating is asked every hand.
+_SEATINGS: dict[tuple[int, int, tuple[int, ...] | None],
+                tuple[tuple[int, ...], tuple[int, ...]]] = {}
+_NO_AUCTION = Auction((), -1, -1, 0, 0, 0, 1)
 
 
 def _over_legal(state: HandState) -> tuple[Action, ...]:
@@ -234,6 +258,8 @@ _LEGAL.extend([_chance_legal, purchase.legal_buys, _chance_legal, auction.legal_
 _APPLY.extend([deal.apply_deal, purchase.apply_buy, purchase.apply_reshuffle,
                auction.apply_call, widow.apply_exchange, widow.apply_discard,
                trumps.apply_name, play.apply_play, play.apply_play])
+_legal_plays = play.legal_plays
+_apply_play = play.apply_play
 
 __all__ = [
     "CHANCE",
