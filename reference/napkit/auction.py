@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
+from functools import partial
+from typing import TYPE_CHECKING, Any, cast
 
 from napkit import settlement, widow
 from napkit.actions import PASS, PEEK, Action, Bid, Pass, Peek
@@ -101,25 +102,36 @@ def _refuse_bid(state: HandState, action: Bid) -> IllegalActionError:
 def apply_call(state: HandState, action: Action) -> HandState:
     """A pass, a bid, or a paid look at the widow at one's turn to speak."""
     seat = state.turn
-    if isinstance(action, Peek):
+    kind = type(action)
+    if kind is not Pass and kind is not Bid and isinstance(action, Peek):
         return widow.peek(state)
     a = state.auction
-    if isinstance(action, Bid):
-        index = state.game.bid_index.get(action.bid, -1)
+    if kind is Bid or (kind is not Pass and isinstance(action, Bid)):
+        bid_id = cast(Bid, action).bid
+        index = state.game.bid_index.get(bid_id, -1)
         bid = state.game.rules.bids[index] if index >= 0 else None
         if bid is None or index <= a.high or not _requirements_met(bid, a.made):
-            raise _refuse_bid(state, action)
-        a = Auction(a.queue, index, seat, a.passed,
-                    a.bidders | (1 << seat if a.round == 1 else 0), a.made | 1 << index, a.round)
-    elif isinstance(action, Pass):
-        a = Auction(a.queue, a.high, a.high_seat, a.passed | 1 << seat, a.bidders, a.made,
-                    a.round)
+            raise _refuse_bid(state, cast(Bid, action))
+        a = _auction((a.queue, index, seat, a.passed,
+                      a.bidders | (1 << seat if a.round == 1 else 0), a.made | 1 << index,
+                      a.round))
+    elif kind is Pass or isinstance(action, Pass):
+        a = _auction((a.queue, a.high, a.high_seat, a.passed | 1 << seat, a.bidders, a.made,
+                      a.round))
     else:
         raise IllegalActionError("NAP-5.2.1",
                                  f"seat {seat} is to pass or bid in the auction, not to {action}")
     f: list[Any] = list(state)
     f[F_HISTORY] = state.history + ((seat, action),)
     return _advance(state, f, a, seat)
+
+
+# Auction(*fields) without the named tuple's Python-level __new__.
+if TYPE_CHECKING:
+    def _auction(fields: tuple[tuple[int, ...], int, int, int, int, int, int], /) -> Auction:
+        ...
+else:
+    _auction = partial(tuple.__new__, Auction)
 
 
 def _advance(state: HandState, f: list[Any], a: Auction, seat: int) -> HandState:
@@ -152,7 +164,8 @@ def _advance(state: HandState, f: list[Any], a: Auction, seat: int) -> HandState
         queue = tuple(s for s in state.order
                       if rules.raising == "everyone" or a.bidders >> s & 1)
         rnd = 2
-    a = f[F_AUCTION] = Auction(queue, a.high, a.high_seat, a.passed, a.bidders, a.made, rnd)
+    a = f[F_AUCTION] = _auction((queue, a.high, a.high_seat, a.passed, a.bidders, a.made,
+                                 rnd))
     if not queue:
         return _end(f, a)
     f[F_TURN] = queue[0]

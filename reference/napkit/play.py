@@ -5,7 +5,8 @@ This is the engine's hot loop, so it works on masks and builds the next state in
 
 from __future__ import annotations
 
-from typing import Any
+from functools import partial
+from typing import TYPE_CHECKING, Any
 
 from napkit import settlement
 from napkit.actions import PLAYS, Action, Play
@@ -124,7 +125,7 @@ def apply_play(state: HandState, action: Action) -> HandState:
     ring = state.ring
     for _ in range(winning_card(trick, trumps)):
         winner = ring[winner]
-    tricks = f[F_TRICKS] = state.tricks + (Trick(leader, winner, trick),)
+    tricks = f[F_TRICKS] = state.tricks + (_trick((leader, winner, trick)),)
     if winner == state.declarer:
         f[F_WON] += 1
     f[F_TRICK] = ()
@@ -134,6 +135,13 @@ def apply_play(state: HandState, action: Action) -> HandState:
         return settlement.settle(new_state(f))
     f[F_TURN] = winner
     return new_state(f)
+
+
+# Trick(*fields) without the named tuple's Python-level __new__.
+if TYPE_CHECKING:
+    def _trick(fields: tuple[int, int, tuple[int, ...]], /) -> Trick: ...
+else:
+    _trick = partial(tuple.__new__, Trick)
 
 
 def refusal(state: HandState, card: object) -> IllegalActionError:
