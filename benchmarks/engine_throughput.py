@@ -244,18 +244,27 @@ def bare_hands(  # noqa: PLR0915 (one function on purpose: no calls the engine n
 
 # --- timing --------------------------------------------------------------------------------
 
-def rate(run: Callable[[int], int], seconds: float, repeats: int) -> float:
-    """Best hands per second over ``repeats`` timings of about ``seconds`` each."""
+def _size(run: Callable[[int], int], seconds: float) -> int:
+    """How many hands take about ``seconds``."""
     start = time.perf_counter()
     run(20)
     per_hand = max(time.perf_counter() - start, 1e-9) / 20
-    hands = max(20, int(seconds / per_hand))
-    best = 0.0
+    return max(20, int(seconds / per_hand))
+
+
+def rates(runs: Sequence[Callable[[int], int]], seconds: float, repeats: int) -> list[float]:
+    """Best hands per second of each loop over ``repeats`` timings of about ``seconds`` each.
+
+    The loops take turns within each repeat, so that a busy spell on a shared machine slows
+    them alike rather than one of them.
+    """
+    sizes = [_size(run, seconds) for run in runs]
+    best = [0.0] * len(runs)
     for _ in range(repeats):
-        start = time.perf_counter()
-        done = run(hands)
-        elapsed = time.perf_counter() - start
-        best = max(best, done / elapsed)
+        for i, (run, hands) in enumerate(zip(runs, sizes, strict=True)):
+            start = time.perf_counter()
+            done = run(hands)
+            best[i] = max(best[i], done / (time.perf_counter() - start))
     return best
 
 
@@ -270,8 +279,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     for label, ruleset, players in CASES:
         game = Game.create(ruleset, players)
         bare = BareRules.of(game)
-        api_rate = rate(partial(api_hands, game, seed=args.seed), args.seconds, args.repeats)
-        bare_rate = rate(partial(bare_hands, bare, seed=args.seed), args.seconds, args.repeats)
+        api_rate, bare_rate = rates(
+            [partial(api_hands, game, seed=args.seed), partial(bare_hands, bare, seed=args.seed)],
+            args.seconds, args.repeats)
         print(f"{label:<22} {api_rate:>12,.0f} {bare_rate:>13,.0f} {bare_rate / api_rate:>8.2f}x")
 
 
