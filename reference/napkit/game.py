@@ -179,7 +179,7 @@ def compile_rules(params: JSONObject) -> Rules:
     )
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Game:
     """A ruleset with its options, for a table of ``players`` (NAP-3.1.1, NAP-2.2.1, NAP-2.2.2).
 
@@ -214,6 +214,10 @@ class Game:
     @property
     def id(self) -> str:
         return self.ruleset.id
+
+    def __repr__(self) -> str:
+        # Short enough for a test failure or a log line: the ruleset, the table, the options.
+        return f"Game({self.ruleset.id!r}, {self.players}, {dict(self.options)!r})"
 
     def pack(self, players: int | None = None) -> int:
         """The pack (a mask) for a hand of this many players, the whole table by default."""
