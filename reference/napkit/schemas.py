@@ -7,7 +7,7 @@ import json
 from functools import cache, lru_cache
 from pathlib import Path
 
-from jsonschema import Draft202012Validator
+from jsonschema import Draft202012Validator, ValidationError
 from referencing import Registry, Resource
 
 from napkit import paths
@@ -38,8 +38,36 @@ def schema_problems(name: str, document: object) -> list[tuple[str, str]]:
     """Each way ``document`` breaks schema ``name``: (JSON path, message), deepest first."""
     found = []
     for error in validator(name).iter_errors(document):
-        best = error
-        if error.context:  # a oneOf: report the branch that came closest
-            best = max(error.context, key=lambda e: len(e.absolute_path))
-        found.append((json_path(best.absolute_path), best.message))
+        found.append(_explain(error))
     return sorted(set(found))
+
+
+def _explain(error: ValidationError) -> tuple[str, str]:
+    """The path and message of one error; inside a ``oneOf`` of typed objects (the actions),
+    the error of the branch whose ``type`` matched, or the list of known types if none did."""
+    if error.validator == "uniqueItems" and isinstance(error.instance, list):
+        # Name the repeated item, not the whole list (a pack of 52 cards is no message).
+        items = error.instance
+        for i, item in enumerate(items):
+            if item in items[:i]:
+                return (json_path([*error.absolute_path, i]),
+                        f"{item!r} is listed twice (first at index {items.index(item)})")
+    if not error.context:
+        return json_path(error.absolute_path), error.message
+    branches: dict[int | str, list[ValidationError]] = {}
+    for sub in error.context:
+        branches.setdefault(sub.relative_schema_path[0], []).append(sub)
+    wrong_type = {key for key, errs in branches.items() if any(_is_type_const(e) for e in errs)}
+    matched = [e for key, errs in branches.items() if key not in wrong_type for e in errs]
+    if matched:
+        return _explain(max(matched, key=lambda e: len(e.absolute_path)))
+    consts = sorted({str(e.validator_value) for errs in branches.values() for e in errs
+                     if _is_type_const(e)})
+    if consts and isinstance(error.instance, dict) and "type" in error.instance:
+        return (json_path([*error.absolute_path, "type"]),
+                f"unknown type {error.instance['type']!r} (one of {', '.join(consts)})")
+    return _explain(max(error.context, key=lambda e: len(e.absolute_path)))
+
+
+def _is_type_const(error: ValidationError) -> bool:
+    return error.validator == "const" and list(error.relative_path)[-1:] == ["type"]
