@@ -59,7 +59,7 @@ from napkit.actions import (
 from napkit.cards import CLUBS, SPADES, parse_card
 from napkit.errors import IllegalActionError
 from napkit.game import Game
-from napkit.match import MatchState, new_match
+from napkit.match import MatchState, new_match, stop
 from napkit.state import HandState
 
 from tests.handworked.deals import (
@@ -477,3 +477,37 @@ def apply_all_match(match: MatchState, actions: list[Action]) -> MatchState:
     for action in actions:
         match = match.apply(action)
     return match
+
+
+def test_throw_in_pack_option_shuffle() -> None:
+    """DEC-093 shuffle: after everyone passes the next dealer shuffles, as in pagat's standard
+    game (004 L30), instead of gathering and cutting (NAP-10.2.3): a cut is refused."""
+    match = new_match(game({"throw-in-pack": "shuffle"}))
+    match = match.apply(ChooseDealer(DEALER)).apply(Shuffle(_pack(0, 5)))
+    match = apply_all_match(match, [Pass(), Pass(), Pass(), Pass()])
+    with pytest.raises(IllegalActionError) as err:
+        match.apply(Cut(7))
+    assert err.value.rule == "NAP-10.2.1"
+    match = match.apply(Shuffle(_pack(0, 5)))
+    assert match.phase_name == "hand" and match.pool == 2 * ANTES
+
+
+@pytest.mark.parametrize("at_end", ["unclaimed", "split-equally"])
+def test_kitty_when_the_match_stops(at_end: str) -> None:
+    """DEC-083 (NAP-9.3.2): the page never pays the kitty out but to a Nap. One hand, thrown in
+    after seat 2 paid to look: the kitty holds 4 antes + 1 = 5, balances -1, -1, -2, -1. The
+    players stop. Unclaimed (default): the 5 stay in the kitty, nobody's. Split equally: 5 // 4
+    = 1 to each of the four, and 1 is left unclaimed."""
+    match = new_match(game({"kitty-at-end": at_end}))
+    match = match.apply(ChooseDealer(DEALER)).apply(Shuffle(_pack(0, 5)))
+    match = apply_all_match(match, [Pass(), Pass(), Peek(), Pass(), Pass()])
+    assert match.pool == 5 and match.balances == (-1, -1, -2, -1)
+    result = stop(match).result
+    assert result is not None
+    if at_end == "unclaimed":
+        assert result.pool == 5 and result.balances == (-1, -1, -2, -1)
+    else:
+        assert result.pool == 1 and result.balances == (0, 0, -1, 0)
+        assert [p for p in stop(match).ledger if p.rule == "NAP-9.3.2"] == [
+            (POOL, s, 1, "NAP-9.3.2") for s in range(4)]
+    assert result.winners == (0, 1, 3)  # the highest balance wins; a tie shares (NAP-10.4.3)
