@@ -15,15 +15,11 @@ non-trump (L12, L20). Misery (no trick, L16) ranks above the trick bids and belo
 
 Stakes are asymmetric (NAP-9.1.1, NAP-9.2.1), per opponent, in units of the stake:
 
-======================  ====  =====  source
-bid                     won   lost
-======================  ====  =====  source
-one, two, three, four   1     1      L15
-misery                  1     3      L16
-napoleon                2     1      L17
-wellington              4     2      L19
-blücher                 6     3      L20
-======================  ====  =====  source
+* one, two, three, four: won 1, lost 1 (L15);
+* misery: won 1, lost 3 (L16);
+* napoleon: won 2, lost 1 (L17);
+* wellington: won 4, lost 2 (L19);
+* blücher: won 6, lost 3 (L20).
 
 The 'ladder' layout (tests/handworked/deals.py): the declarer holds k top spades and 5-k low
 hearts; the player on their left AH KH QH JH 10H, the next 2D-6D, the last 2C-6C. The declarer
