@@ -22,11 +22,11 @@ Peep Nap's differences from the classic game, each tested below:
 
 The 'ladder' layout (tests/handworked/deals.py): the declarer holds k top spades and 5-k low
 hearts (2H upwards); the player on their left holds AH KH QH JH 10H, the next 2D-6D, the last
-2C-6C; the widow is the 7C, which nobody holds. The declarer names spades (the only suit that
-can be led as a trump with spades in hand) and leads them: nobody else has a spade, so each
-wins (NAP-8.2.1); on the low hearts the left-hand player's higher hearts win. So the declarer
-takes exactly k tricks. With k = 0 the declarer holds only hearts, names hearts and leads the
-2H, and the left-hand player's higher hearts (trumps now) take every trick.
+2C-6C; the widow is the 7C, which nobody holds. The declarer leaves the widow, names spades
+and leads them: nobody else has a spade, so each wins (NAP-8.2.1); on the low hearts the
+left-hand player's higher hearts win. So the declarer takes exactly k tricks. With k = 0 the
+declarer holds only hearts, names hearts and leads the 2H, and the left-hand player's higher
+hearts (trumps now) take every trick.
 """
 
 from __future__ import annotations
@@ -449,6 +449,9 @@ def test_throw_in_then_a_made_nap_takes_the_growing_pot(choice: str, pot: int,
     second = build_pack(players=4, dealer=0, hands=roles(1, 5), packets=PACKETS, widow=WIDOW)
     match = match.apply(Shuffle(second))
     assert match.pool == pot and match.balances == (stock,) * 4
+    # The antes are the match's payments (NAP-10.3.1): one chip from each seat per ante taken.
+    antes = [(p.payer, p.payee, p.amount) for p in match.ledger if p.rule == "NAP-10.3.1"]
+    assert sorted(antes) == sorted([(s, POOL, 1) for s in range(4)] * (pot // ANTES))
     match = apply_all_match(match, [Bid("nap"), Pass(), Pass(), Pass(), LeaveWidow(),
                                     NameTrumps(SPADES)])
     for trick in ladder(TOP, (), HOLDER, (), THIRD, FOURTH):
