@@ -110,7 +110,7 @@ class HeuristicPlayer:
             if bid.misere:
                 ok = misere_danger(hand) <= (4 if bid.widow == "with" else 3)
             else:
-                ok = self.expected_tricks(hand, bid, players) >= bid.tricks
+                ok = self.expected_tricks(hand, bid, players) + boldness(bid, players) >= bid.tricks
             if ok:
                 best = action  # legal bids come lowest first: keep the highest that fits
         return best if best is not None else next(
@@ -267,6 +267,16 @@ def trick_estimate(hand: Sequence[int], trumps: int | None) -> float:
 def best_suit(hand: Sequence[int]) -> int:
     """The suit that would make the best trumps (ties: longer, then the lower suit)."""
     return max(SUITS, key=lambda s: (trick_estimate(hand, s), held(hand, s), -s))
+
+
+def boldness(bid: BidRule, players: int) -> float:
+    """How far a bid may go beyond the tricks counted, which leave out the tricks that come
+    from length and the lead: a full trick where failure costs no more than success wins,
+    little where it costs more (a loss paid to the pool by every seat, say). Tuned by play
+    between heuristic players over seeded hands of several rulesets."""
+    wins = bid.win_each * (players - 1)
+    loses = bid.lose_each * (players - 1) + bid.lose_pool_per_player * players
+    return 1.0 if loses <= wins else 0.2
 
 
 def misere_danger(hand: Sequence[int]) -> int:

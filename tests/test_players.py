@@ -1,0 +1,195 @@
+"""The engine's own players (napkit.players) and the action notation (napkit.notation)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from napkit.actions import (
+    ANTE,
+    LEAVE_WIDOW,
+    PASS,
+    PEEK,
+    SIT_OUT,
+    TAKE_WIDOW,
+    Action,
+    Bid,
+    Buy,
+    Discard,
+    NameTrumps,
+    Play,
+    SitOut,
+)
+from napkit.errors import SetupError
+from napkit.game import Game, default_spec
+from napkit.match import new_match
+from napkit.notation import NotationError, parse_action
+from napkit.players import HeuristicPlayer, Player, RandomPlayer, match_view
+
+SPEC = default_spec()
+RULESETS = sorted(SPEC.rulesets)
+
+
+def _variants() -> list[tuple[str, dict[str, str]]]:
+    """Every ruleset with its defaults, and with each option choice on its own."""
+    out: list[tuple[str, dict[str, str]]] = []
+    for rid in RULESETS:
+        out.append((rid, {}))
+        for option in SPEC.rulesets[rid].options.values():
+            out += [(rid, {option.name: c}) for c in option.choices if c != option.default]
+    return out
+
+
+def _game(rid: str, options: dict[str, str]) -> Game:
+    allowed = Game(SPEC.rulesets[rid], _any_count(rid, options), options).rules.players
+    return Game.create(rid, 4 if 4 in allowed else min(allowed), options)
+
+
+def _any_count(rid: str, options: dict[str, str]) -> int:
+    for n in range(2, 11):
+        try:
+            Game(SPEC.rulesets[rid], n, options)
+        except SetupError:  # not this count: try the next
+            continue
+        return n
+    raise AssertionError(f"{rid} {options} allows no table of 2 to 10")
+
+
+def play_hand(game: Game, players: list[Player], seed: int) -> tuple[int, ...]:
+    """Play one hand; every choice is checked against the view's legal actions."""
+    rng = random.Random(seed)
+    state = game.new_hand(dealer=seed % game.players)
+    while not state.is_over():
+        if state.is_chance():
+            state = state.apply(state.sample_chance(rng))
+            continue
+        view = state.view(state.turn)
+        action = players[state.turn].choose(view, rng)
+        assert action in view.legal_actions, (game, seed, view.phase, action)
+        assert action in state.legal_actions()
+        state = state.apply(action)
+    assert state.result is not None
+    return state.result.net
+
+
+VARIANTS = _variants()
+
+
+@pytest.mark.parametrize(("rid", "options"), VARIANTS,
+                         ids=[f"{r}-{'-'.join(o.values()) or 'default'}" for r, o in VARIANTS])
+def test_players_choose_only_legal_actions(rid: str, options: dict[str, str]) -> None:
+    game = _game(rid, options)
+    mixed: list[Player] = [HeuristicPlayer(game) if s % 2 else RandomPlayer()
+                           for s in range(game.players)]
+    for seed in range(12):
+        play_hand(game, [HeuristicPlayer(game)] * game.players, seed)
+        play_hand(game, mixed, seed)
+
+
+@pytest.mark.parametrize("rid", RULESETS)
+@pytest.mark.parametrize("kind", ["random", "heuristic"])
+def test_players_play_matches(rid: str, kind: str) -> None:
+    """Antes and sitting out (peep may), purchases and pools, through whole matches."""
+    options = {"sit-out": "may-sit-out"} if rid == "peep" else {}
+    game = _game(rid, options)
+    sat_out = 0
+    for seed in range(3):
+        rng = random.Random(seed)
+        m = new_match(game, hands=4)
+        while not m.is_over():
+            if m.is_chance():
+                m = m.apply(m.sample_chance(rng))
+                continue
+            seat = m.turn
+            view = m.hand.view(seat) if m.hand is not None else match_view(m, seat)
+            player: Player = RandomPlayer() if kind == "random" else HeuristicPlayer(game)
+            action = player.choose(view, rng)
+            assert action in view.legal_actions
+            assert action in m.legal_actions()
+            sat_out += isinstance(action, SitOut)
+            m = m.apply(action)
+    if rid == "peep" and kind == "random":
+        assert sat_out > 0  # the sit-out choice really was offered and taken
+
+
+def test_heuristic_beats_random_at_pagat() -> None:
+    """Over 300 seeded hands of four-player pagat, heuristic players in two seats win units
+    from random players in the other two (seats swapped every other hand)."""
+    game = Game.create("pagat", 4)
+    heuristic = 0
+    for seed in range(300):
+        smart = seed % 2
+        players: list[Player] = [HeuristicPlayer(game) if s % 2 == smart else RandomPlayer()
+                                 for s in range(4)]
+        net = play_hand(game, players, seed)
+        heuristic += sum(net[s] for s in range(4) if s % 2 == smart)
+    assert heuristic > 0
+
+
+def test_heuristic_makes_most_of_its_contracts() -> None:
+    """Among heuristic players, most contracts bid are made: the bidding counts tricks."""
+    game = Game.create("pagat", 4)
+    made = bids = 0
+    for seed in range(300):
+        rng = random.Random(seed)
+        state = game.new_hand(dealer=seed % 4)
+        player = HeuristicPlayer(game)
+        while not state.is_over():
+            state = state.apply(state.sample_chance(rng) if state.is_chance()
+                                else player.choose(state.view(state.turn), rng))
+        assert state.result is not None
+        if not state.result.thrown_in:
+            bids += 1
+            made += bool(state.result.made)
+    assert bids >= 30
+    assert made > bids / 2
+
+
+def test_random_player_refuses_a_view_without_a_turn() -> None:
+    state = Game.create("pagat", 4).new_hand(0)
+    state = state.apply(state.sample_chance(random.Random(1)))
+    idle = next(s for s in range(4) if s != state.turn)
+    with pytest.raises(ValueError, match="not its turn"):
+        RandomPlayer().choose(state.view(idle), random.Random(0))
+
+
+# --- notation --------------------------------------------------------------------------------
+BID_IDS = sorted({b.id for rid in RULESETS for b in _game(rid, {}).rules.bids})
+cards = st.integers(0, 51)
+player_actions: st.SearchStrategy[Action] = st.one_of(
+    st.sampled_from([PASS, PEEK, TAKE_WIDOW, LEAVE_WIDOW, ANTE, SIT_OUT]),
+    st.sampled_from(BID_IDS).map(Bid),
+    st.sets(cards, max_size=5).map(lambda cs: Buy(sum(1 << c for c in cs))),
+    cards.map(Discard), cards.map(Play), st.integers(0, 3).map(NameTrumps),
+)
+
+
+@given(player_actions)
+def test_notation_reads_back_every_action(action: Action) -> None:
+    text = str(action)
+    assert parse_action(text) == action
+    assert parse_action(f"  {text.upper()}  ") == action  # case and spaces do not matter
+
+
+@pytest.mark.parametrize(("text", "action"), [
+    ("take", TAKE_WIDOW), ("take the floater", TAKE_WIDOW), ("leave", LEAVE_WIDOW),
+    ("name hearts", NameTrumps(1)), ("name H", NameTrumps(1)), ("name spade", NameTrumps(0)),
+    ("10H", Play(21)), ("play th", Play(21)), ("discard 2s", Discard(0)),
+    ("buy AS, KD", Buy(1 << 12 | 1 << 37)), ("buy nothing", Buy(0)),
+    ("bid nap without", Bid("nap-without")), ("sit out", SIT_OUT), ("sit-out", SIT_OUT),
+])
+def test_notation_short_forms(text: str, action: Action) -> None:
+    assert parse_action(text) == action
+
+
+@pytest.mark.parametrize("text", ["", "hello", "play", "play 11H", "play AS KS", "name red",
+                                  "bid", "buy", "buy AS AS", "take it", "sit down", "1H"])
+def test_notation_refuses_with_one_line_listing_the_forms(text: str) -> None:
+    with pytest.raises(NotationError) as caught:
+        parse_action(text)
+    message = str(caught.value)
+    assert "\n" not in message
+    assert message.startswith(f"cannot read {text.strip()!r}")
+    assert "type one of: pass, bid BID" in message and "play CARD" in message
