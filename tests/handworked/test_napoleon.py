@@ -190,14 +190,11 @@ def test_wellington_needs_an_earlier_napoleon() -> None:
     assert err.value.rule == "NAP-5.2.5"
 
 
-@pytest.mark.xfail(strict=True, reason="engine disagrees: NAP-5.2.5: Blücher's requires "
-                   "[[napoleon], [wellington]] is read as napoleon OR wellington, not both "
-                   "(the schema: every inner list must be met)")
 def test_blucher_needs_a_napoleon_and_a_wellington() -> None:
     """L6, L20: a Blücher only after a Napoleon AND a Wellington. The ruleset writes
     ``requires: [["napoleon"], ["wellington"]]``, which the ruleset schema defines as 'every
-    inner list must have at least one of its bids made earlier': both. After a Napoleon alone,
-    Blücher is not a legal bid."""
+    inner list must have at least one of its bids made earlier': both (NAP-5.2.5: two groups
+    of one need both). After a Napoleon alone, Blücher is not a legal bid."""
     state = ladder_deal(0, 5).apply(Bid("napoleon"))
     assert Bid("blucher") not in state.legal_actions()
     with pytest.raises(IllegalActionError) as err:
