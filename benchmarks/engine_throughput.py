@@ -65,7 +65,7 @@ def api_hands(game: Game, hands: int, seed: int, out: list[Outcome] | None = Non
 class BareBid:
     tricks: int
     misere: bool
-    requires: tuple[int, ...]  # bid-index masks, as in napkit.game.BidRule
+    requires: tuple[int, ...]  # bid-index masks, one a group, as in napkit.game.BidRule
     named: bool  # the declarer names trumps (else the first card led fixes them)
     no_trumps: bool
     lead: str  # the first-lead obligation
@@ -170,7 +170,7 @@ def bare_hands(  # noqa: PLR0915 (one function on purpose: no calls the engine n
                     else [PASS]
                 for b in range(high + 1, nbids):
                     req = bids[b].requires
-                    if not req or any(alt >= 0 and made & alt == alt for alt in req):
+                    if all(made & group for group in req):
                         calls.append(b)
                 call = choice(calls)
                 if call != PEEK:

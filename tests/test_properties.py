@@ -223,8 +223,8 @@ def contract_payments(last: HandState, pool: int) -> list[tuple[int, int, int, s
         owed += [(declarer, s, bid.lose_each, "NAP-9.2.1") for s in opponents if bid.lose_each]
         if bid.lose_pool_per_player:
             owed.append((declarer, POOL, bid.lose_pool_per_player * len(last.order), "NAP-9.2.2"))
-        if bid.double_pool and rules.pool_doubling == "bidder-matches-pool" and pool:
-            owed.append((declarer, POOL, pool, "NAP-9.2.3"))
+        if bid.double_pool and rules.pool_doubling == "bidder-matches-pool":
+            owed += [(declarer, POOL, pool, "NAP-9.2.3")] if pool else []
         elif bid.double_pool and rules.ante:
             owed += [(s, POOL, rules.ante, "NAP-9.2.3") for s in last.order]
     return sorted(owed)

@@ -40,10 +40,13 @@ def start(state: HandState) -> HandState:
 def _requirements_met(bid: BidRule, made: int) -> bool:
     """Implements: NAP-5.2.5.
 
-    A bid that needs earlier bids may be made once every bid of one of its alternatives has
-    been made earlier in this auction, by anyone.
+    A bid that needs earlier bids may be made once, for each group of bids it names, at least
+    one bid of that group has been made earlier in this auction, by anyone.
     """
-    return not bid.requires or any(alt >= 0 and made & alt == alt for alt in bid.requires)
+    for group in bid.requires:
+        if not made & group:
+            return False
+    return True
 
 
 def biddable(state: HandState) -> list[BidRule]:
@@ -92,9 +95,9 @@ def _refuse_bid(state: HandState, action: Bid) -> IllegalActionError:
         return IllegalActionError(
             "NAP-5.2.1", f"{rules.bids[index].name} does not rank above the highest bid so far, "
                          f"{rules.bids[a.high].name}")
-    needs = " or ".join(
-        " and ".join(b.name for b in rules.bids if alt >> b.index & 1)
-        for alt in rules.bids[index].requires if alt >= 0) or "a bid not in this game"
+    needs = " and ".join(
+        " or ".join(b.name for b in rules.bids if group >> b.index & 1) or "a bid not in this game"
+        for group in rules.bids[index].requires)
     return IllegalActionError(
         "NAP-5.2.5", f"{rules.bids[index].name} may be bid only after {needs}")
 

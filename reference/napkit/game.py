@@ -35,7 +35,7 @@ class BidRule:
     widow: str | None  # "with", "without", or None where bids do not say
     trumps: str  # "first-card-led", "named", "none"
     lead: str  # "any", "trump", "lowest-trump", "lowest-non-trump", "lowest-card"
-    requires: tuple[int, ...]  # masks over bid indexes; one alternative fully made is enough
+    requires: tuple[int, ...]  # one mask of bid indexes per group: a bid of each must be made
     win_each: int
     win_pool: bool
     lose_each: int
@@ -105,15 +105,16 @@ def _bids(raw: list[JSON]) -> tuple[BidRule, ...]:
     for i, value in enumerate(raw):
         b = _obj(value)
         win, lose = _obj(b.get("win")), _obj(b.get("lose"))
+        # Each inner list of "requires" is a group, one bid of which must have been made: a
+        # bid of a group that the options leave out of the game cannot be; a group with none
+        # of its bids in the game (mask 0) can never be satisfied.
         requires = []
-        for alternative in cast(list[list[str]], b.get("requires", [])):
-            if all(r in index for r in alternative):
-                mask = 0
-                for r in alternative:
+        for group in cast(list[list[str]], b.get("requires", [])):
+            mask = 0
+            for r in group:
+                if r in index:
                     mask |= 1 << index[r]
-                requires.append(mask)
-        if b.get("requires") and not requires:
-            requires.append(-1)  # every alternative names an absent bid: never biddable
+            requires.append(mask)
         bids.append(BidRule(
             index=i, id=cast(str, b["id"]), name=cast(str, b["name"]),
             tricks=cast(int, b["tricks"]), misere=bool(b.get("misere", False)),

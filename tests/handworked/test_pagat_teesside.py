@@ -225,12 +225,6 @@ CASES = [
 ]
 
 
-# The engine reads a bid's "requires" [["nap-with", "nap-without"]] as one alternative needing
-# both Naps; the schema ("every inner list must have at least one of its bids made earlier") and
-# DEC-090 ("after someone has bid Nap with or without the floater") need only one.
-AFTER_NAP_BUG = pytest.mark.xfail(
-    strict=True, reason="engine disagrees: NAP-5.2.5: requires [[nap-with, nap-without]] is "
-                        "read as needing both Naps; the schema and DEC-090 need either one")
 AFTER_NAP = {"floater-prerequisites": "after-nap"}
 
 AFTER_NAP_CASES = [
@@ -239,12 +233,12 @@ AFTER_NAP_CASES = [
     pytest.param(Case("bonaparte-without", False, 1, "bonaparte-5", True, 10, kitty=True,
                       options=AFTER_NAP,
                       auction=(Bid("nap-with"), Bid("bonaparte-without"), Pass(), Pass())),
-                 marks=AFTER_NAP_BUG, id="bonaparte-without-after-nap-with"),
+                 id="bonaparte-without-after-nap-with"),
     # Seat 1 bids Nap without, seat 2 Wellington with over it and loses one trick: 80 in.
     pytest.param(Case("wellington-with", True, 2, "wellington-4", False, 20, kitty=True,
                       options=AFTER_NAP,
                       auction=(Pass(), Bid("nap-without"), Bid("wellington-with"), Pass())),
-                 marks=AFTER_NAP_BUG, id="wellington-with-after-nap-without"),
+                 id="wellington-with-after-nap-without"),
 ]
 
 
@@ -349,7 +343,6 @@ def test_bonaparte_and_wellington_need_a_nap_under_after_nap() -> None:
     assert err.value.rule == "NAP-5.2.5"
 
 
-@AFTER_NAP_BUG
 @pytest.mark.parametrize("nap", ["nap-with", "nap-without"])
 def test_one_nap_opens_bonaparte_and_wellington_under_after_nap(nap: str) -> None:
     """DEC-090 after-nap: a Nap, with or without the floater, is enough (NAP-5.2.5)."""
