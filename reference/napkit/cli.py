@@ -1,4 +1,5 @@
-"""``napkit rules ...``: read, compare and check the law book and the rulesets.
+"""``napkit rules ...``: read, compare and check the law book and the rulesets;
+``napkit play ...``: play hands or a match in the terminal against the engine's own players.
 
 Bad input of any kind is reported on one line (``napkit: <file>: <path>: <message>``) with
 exit status 2 for a usage error and 1 for an invalid spec or ruleset file; never a traceback.
@@ -9,20 +10,39 @@ from __future__ import annotations
 import argparse
 import difflib
 import os
+import random
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import NoReturn
+from typing import NoReturn, TypeVar
 
 from napkit import paths, views
+from napkit.actions import Action, Ante, Buy, ChooseDealer, Deal, Play, Reshuffle, SitOut
+from napkit.cards import SUIT_LETTERS, SUIT_NAMES, card_name, suit_of
 from napkit.checks import check_ruleset, check_spec
 from napkit.compare import compare
-from napkit.errors import ChoiceError, SpecError, SpecProblemsError, UsageError
+from napkit.errors import (
+    ChoiceError,
+    IllegalActionError,
+    RuleError,
+    SpecError,
+    SpecProblemsError,
+    UsageError,
+)
+from napkit.game import Game, compile_rules
+from napkit.match import MatchState, new_match
+from napkit.notation import NotationError, parse_action
+from napkit.observation import Hidden, PlayerView
+from napkit.players import PLAYER_KINDS, make_player, match_view
+from napkit.players import trick_seats as _trick_seats
 from napkit.rulesets import Ruleset
 from napkit.spec import Spec, load_ruleset_file, load_spec, read_spec
+from napkit.state import NO_TRUMPS, POOL, HandState
 
 EXIT_PROBLEMS = 1
 EXIT_USAGE = 2
+
+_S = TypeVar("_S", HandState, MatchState)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -63,6 +83,7 @@ def _parser() -> argparse.ArgumentParser:
     decisions.add_argument("decision_id", nargs="?", metavar="DEC_ID")
     check = add("check", _check, "check the spec, or ruleset files of your own")
     check.add_argument("files", nargs="*", metavar="FILE")
+    _add_play(commands)
     return parser
 
 
@@ -234,3 +255,344 @@ def _check_files(files: list[str]) -> int:
     count = len(files)
     print(views.check_summary(problems, f"{count} ruleset file{'s' if count != 1 else ''}"))
     return EXIT_PROBLEMS if problems else 0
+
+
+# --- napkit play ---------------------------------------------------------------------------------
+_PLAY_HELP = """\
+Play hands of Nap, or a match, in the terminal against the engine's own players, or watch
+them play every seat.
+
+With --seat N you play seat N (seats are numbered 0 to players-1, clockwise). Each time it
+is your turn the table shows what your seat may know: your hand, the widow if you have
+seen it, the contract and trumps, the trick so far, the tricks won, the pool and the
+scores; then what you may do. Type an action:
+
+  pass                 pass in the auction
+  bid BID              bid by the bid's id in the ruleset: bid three, bid nap-without
+  peek                 pay to look at the widow
+  buy CARDS            discard these cards and be dealt as many: buy 2C 7D
+  buy nothing          keep the hand as dealt
+  take / leave         take the widow into your hand, or leave it
+  discard CARD         discard a card after taking the widow: discard 3C
+  name SUIT            name trumps: name hearts, name H
+  play CARD, or CARD   play a card: play 10H, 10H, TH, AS
+  ante / sit out       before a hand of a match where sitting out is allowed
+  ?                    show the table again
+
+Cards are rank then suit: AS, KH, 10D (or TD), 2C. An action the rules do not allow is
+refused with the rule it breaks (NAP-8.1.1: must follow hearts; holds the 9 of hearts) and
+you are asked again. End of input (Ctrl-D) abandons the game, with exit status 1.
+
+Without --seat (or with --watch) the engine's players play every seat; each action, trick
+and result is printed. --hands K deals K hands (each settled on its own; the totals are
+printed at the end); --match plays a match (NAP-10): antes, the pool carried over, the
+deal passing left, until its end, or for K hands with --hands K (a ruleset whose match
+ends only when the players agree needs --hands).
+
+--seed S makes a run reproducible: the same seed (and the same typed actions) plays and
+prints the same game again. Without it a seed is drawn and printed, so any game can be
+replayed.
+"""
+
+_PLAY_EPILOG = """\
+examples:
+  napkit play pagat --players 4 --seat 0 --seed 1
+  napkit play pagat-floater --watch --hands 3 --seed 7
+  napkit play peep --players 5 --match --opponents random --seed 2
+  napkit play pagat --option optional-bids=misere --seat 2
+"""
+
+
+class _InputEndedError(Exception):
+    """stdin ended while the human was to act."""
+
+
+def _add_play(commands: argparse._SubParsersAction[_Parser]) -> None:
+    play = commands.add_parser(
+        "play", help="play hands or a match against the engine's players",
+        description=_PLAY_HELP, epilog=_PLAY_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    play.set_defaults(run=_play)
+    play.add_argument("ruleset", metavar="RULESET", help="a ruleset id or a ruleset file")
+    play.add_argument("--players", type=int, metavar="N",
+                      help="players at the table (default: 4, or the ruleset's nearest count)")
+    play.add_argument("--option", action="append", default=[], metavar="NAME=CHOICE",
+                      help="play with this option value (repeatable; see 'napkit rules show')")
+    who = play.add_mutually_exclusive_group()
+    who.add_argument("--seat", type=int, metavar="N", help="play seat N yourself")
+    who.add_argument("--watch", action="store_true",
+                     help="let the engine's players play every seat (the default)")
+    play.add_argument("--opponents", choices=PLAYER_KINDS, default="heuristic",
+                      help="the engine's players (default: heuristic)")
+    play.add_argument("--hands", type=int, metavar="K",
+                      help="deal K hands (default 1), or end the match after K hands")
+    play.add_argument("--match", action="store_true", help="play a match (NAP-10)")
+    play.add_argument("--seed", type=int, metavar="S", help="the seed that makes the run replay")
+
+
+def _play(args: argparse.Namespace) -> int:
+    spec = _spec()
+    ruleset = _ruleset(spec, args.ruleset)
+    choices = _choices(args.option, "--option")
+    values = ruleset.option_values(choices)  # an unknown option or choice is a usage error
+    allowed = compile_rules(ruleset.resolve(values)).players
+    players = args.players
+    if players is None:
+        players = min(allowed, key=lambda n: (abs(n - 4), n))
+    try:
+        game = Game(ruleset, players, choices)
+    except RuleError as exc:
+        raise UsageError(str(exc)) from None
+    if args.seat is not None and not 0 <= args.seat < players:
+        raise UsageError(f"--seat must be a seat from 0 to {players - 1}, not {args.seat}")
+    if args.hands is not None and args.hands < 1:
+        raise UsageError(f"--hands must be at least 1, not {args.hands}")
+    if args.match and args.hands is None and game.rules.match_end == "agreed":
+        raise UsageError(f"a match of {ruleset.id} ends when the players agree (NAP-10.4.1): "
+                         "say how many hands with --hands K")
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**6)
+    table = _Table(game, args.seat, args.opponents, seed)
+    human = f"you play seat {args.seat}" if args.seat is not None else "watching"
+    options = "".join(f", {name}={choice}" for name, choice in sorted(choices.items()))
+    table.say(f"napkit play {ruleset.id}{options}: {players} players, {human}, "
+              f"opponents {args.opponents}, seed {seed}")
+    try:
+        if args.match:
+            table.match(args.hands)
+        else:
+            table.hands(args.hands or 1)
+    except _InputEndedError:
+        print(f"\nnapkit: end of input: the game is abandoned (replay it with --seed {seed})",
+              file=sys.stderr)
+        return EXIT_PROBLEMS
+    except KeyboardInterrupt:
+        print("\nnapkit: interrupted", file=sys.stderr)
+        return 130
+    sys.stdout.flush()
+    return 0
+
+
+def _seat(seat: int) -> str:
+    return "the pool" if seat == POOL else f"seat {seat}"
+
+
+def _signed(n: int) -> str:
+    return f"+{n}" if n > 0 else str(n)
+
+
+def _by_suit(cards: Sequence[int]) -> str:
+    """A hand grouped by suit, high cards first: ``S: A 9  H: K  C: 2``."""
+    groups = []
+    for suit in range(4):
+        ranks = sorted((c for c in cards if suit_of(c) == suit), reverse=True)
+        if ranks:
+            groups.append(f"{SUIT_LETTERS[suit]}: " + " ".join(card_name(c)[:-1] for c in ranks))
+    return "  ".join(groups) if groups else "(no cards)"
+
+
+def _legal_text(legal: Sequence[Action]) -> str:
+    """The legal actions in a line: plays as their cards, purchases by how many may be bought."""
+    plays = [a.card for a in legal if isinstance(a, Play)]
+    buys = [a.cards.bit_count() for a in legal if isinstance(a, Buy)]
+    if plays:
+        return "play one of " + " ".join(card_name(c) for c in plays)
+    if buys:
+        most = max(buys)
+        if most == 0:
+            return "buy nothing"
+        return f"buy up to {most} of your cards (buy 2C 7D), or buy nothing"
+    return " | ".join(str(a) for a in legal)
+
+
+class _Table:
+    """One run of ``napkit play``: the engine's players, the human, and what is printed."""
+
+    def __init__(self, game: Game, human: int | None, opponents: str, seed: int) -> None:
+        self.game = game
+        self.human = human
+        self.chance = random.Random(seed)
+        # The players draw from their own source, so that a seed deals the same cards
+        # whichever players play them.
+        self.rng = random.Random(f"napkit-players-{seed}")
+        self.players = [make_player(opponents, game) for _ in range(game.players)]
+        self.scores = [0] * game.players  # what the human sees as the standings
+        self.number = 0  # the hand being played, counting from 1
+
+    def say(self, line: str = "") -> None:
+        print(line)
+
+    # --- driving hands and matches -------------------------------------------------------
+    def hands(self, count: int) -> None:
+        """Deal ``count`` hands, each on its own (no pool carried), the deal passing left."""
+        n = self.game.players
+        dealer = self.chance.randrange(n)  # the first dealer is found by chance (NAP-4.1.1)
+        for _ in range(count):
+            state = self.game.new_hand(dealer)
+            shown = 0
+            while not state.is_over():
+                if state.is_chance():
+                    state = state.apply(state.sample_chance(self.chance))
+                else:
+                    seat = state.turn
+                    state = self.act(seat, state.view(seat), state.apply)
+                shown = self.events(state, shown)
+            self.finish(state)
+            dealer = (dealer + 1) % n
+        if count > 1:
+            self.say(f"after {count} hands: " + ", ".join(
+                f"seat {s} {_signed(t)}" for s, t in enumerate(self.scores)))
+
+    def match(self, hands: int | None) -> None:
+        m = new_match(self.game, hands)
+        self.scores = list(m.balances)
+        done, hand_shown, finished = 0, 0, 0
+        while not m.is_over():
+            if m.is_chance():
+                m = m.apply(m.sample_chance(self.chance))
+            elif m.hand is not None:
+                seat = m.turn
+                m = self.act(seat, m.hand.view(seat), m.apply)
+            else:
+                seat = m.turn
+                m = self.act(seat, match_view(m, seat), m.apply)
+            for actor, action in m.history[done:]:
+                self.match_event(actor, action, m)
+            done = len(m.history)
+            if len(m.hands) > finished:  # the hand just ended: the rest of it, and its result
+                self.events(m.hands[-1], hand_shown)
+                self.finish(m.hands[-1])
+                self.scores = list(m.balances)
+                finished, hand_shown = len(m.hands), 0
+            if m.hand is not None:
+                hand_shown = self.events(m.hand, hand_shown)
+        result = m.result
+        assert result is not None
+        self.say(f"match over after {result.hands} hand{'s' if result.hands != 1 else ''}")
+        self.say("  balances: " + ", ".join(
+            f"seat {s} {b if m.chips is not None else _signed(b)}"
+            for s, b in enumerate(result.balances)))
+        if self.game.rules.pool:
+            self.say(f"  left in the {self.game.rules.pool_name}: {result.pool}")
+        label = "winner" if len(result.winners) == 1 else "winners (tied)"
+        self.say(f"  {label}: " + ", ".join(f"seat {s}" for s in result.winners))
+
+    def act(self, seat: int, view: PlayerView, apply: Callable[[Action], _S]) -> _S:
+        """The action of the seat to act, applied; a human is asked until the engine agrees."""
+        if seat != self.human:
+            return apply(self.players[seat].choose(view, self.rng))
+        self.show(view)
+        while True:
+            print("> ", end="", flush=True)
+            line = sys.stdin.readline()
+            if not line:
+                raise _InputEndedError
+            if line.strip() in ("?", "help"):
+                self.show(view)
+                continue
+            try:
+                return apply(parse_action(line))
+            except NotationError as exc:
+                self.say(str(exc))
+            except IllegalActionError as exc:
+                self.say(f"not allowed: {exc}")
+
+    # --- what is printed ------------------------------------------------------------------
+    def events(self, state: HandState, shown: int) -> int:
+        """Print the hand's actions from entry ``shown`` of its history; return how far."""
+        history = state.history if self.human is None else state.view(self.human).history
+        size = len(state.order)
+        plays = sum(1 for _, a in history[:shown] if isinstance(a, Play))
+        for actor, action in history[shown:]:
+            kind = action.kind if isinstance(action, Hidden) else None
+            if isinstance(action, Deal) or kind == "deal":
+                self.deal(state)
+            elif isinstance(action, Reshuffle) or kind == "reshuffle":
+                self.say("  the discards are shuffled into a new stock")
+            elif isinstance(action, Hidden):
+                what = "a card" if action.kind == "discard" else f"{action.count} cards"
+                self.say(f"  seat {actor}: {action.kind} {what}")
+            else:
+                self.say(f"  {self.who(actor)}: {action}")
+                if isinstance(action, Play):
+                    plays += 1
+                    if plays % size == 0 and plays // size <= len(state.tricks):
+                        trick = state.tricks[plays // size - 1]
+                        self.say(f"    trick {plays // size} to seat {trick.winner}")
+        return len(history)
+
+    def who(self, seat: int) -> str:
+        return f"seat {seat} (you)" if seat == self.human else f"seat {seat}"
+
+    def deal(self, state: HandState) -> None:
+        self.number += 1
+        rules = self.game.rules
+        extra = f", {rules.pool_name} {state.pool}" if rules.pool else ""
+        if state.stakes > 1:
+            extra += f", stakes x{state.stakes}"
+        seats = "" if len(state.order) == self.game.players else (
+            ", dealt to seats " + " ".join(str(s) for s in state.order))
+        self.say(f"hand {self.number}: seat {state.dealer} deals{seats}{extra}")
+        if self.human is not None:
+            return
+        # Watching: every hand is open, as at a table where all the cards are shown.
+        for seat in state.order:
+            self.say(f"  seat {seat}: {_by_suit(state.hand(seat))}")
+        if state.widow >= 0:
+            self.say(f"  {rules.widow_name}: {card_name(state.widow)}")
+
+    def match_event(self, actor: int, action: Action, m: MatchState) -> None:
+        if isinstance(action, ChooseDealer):
+            self.say(f"first dealer: seat {action.seat}")
+        elif isinstance(action, Ante | SitOut):
+            self.say(f"  {self.who(actor)}: {action}")
+
+    def finish(self, state: HandState) -> None:
+        """The result of a settled hand: contract, made or defeated, tricks, payments."""
+        result = state.result
+        assert result is not None
+        if result.thrown_in:
+            self.say("result: thrown in: nobody bid")
+        else:
+            bid = self.game.rules.bids[self.game.bid_index[result.contract or ""]]
+            outcome = "made" if result.made else "defeated"
+            self.say(f"result: seat {result.declarer} bid {bid.name} ({bid.id}): {outcome}, "
+                     f"{result.tricks} trick{'s' if result.tricks != 1 else ''} "
+                     f"of {len(result.trick_winners)}")
+        for p in result.payments:
+            self.say(f"  {_seat(p.payer)} pays {_seat(p.payee)} {p.amount} ({p.rule})")
+        pool = f"; {self.game.rules.pool_name} {result.pool}" if self.game.rules.pool else ""
+        self.say("  net: " + ", ".join(
+            f"seat {s} {_signed(d)}" for s, d in enumerate(result.net)) + pool)
+        for s, d in enumerate(result.net):
+            self.scores[s] += d
+
+    def show(self, view: PlayerView) -> None:
+        """What the human's seat may know now, and what it may do."""
+        rules = self.game.rules
+        self.say(f"--- seat {view.seat} (you) to act: {view.phase} ---")
+        if view.hand or view.phase != "ante":
+            self.say(f"your hand: {_by_suit(view.hand)}")
+        if view.widow is not None and view.widow_out:
+            self.say(f"the {rules.widow_name}: {card_name(view.widow)}")
+        elif view.widow_out:
+            self.say(f"the {rules.widow_name}: face down")
+        if view.contract is not None:
+            bid = rules.bids[self.game.bid_index[view.contract]]
+            trumps = ("not yet fixed" if view.trumps < 0 else
+                      "none" if view.trumps == NO_TRUMPS else SUIT_NAMES[view.trumps])
+            self.say(f"contract: {self.who(view.declarer)} bid {bid.name}; trumps: {trumps}")
+            played = len(view.tricks)
+            if played:
+                self.say(f"tricks: declarer {view.declarer_tricks} of {played} "
+                         f"({', '.join(f'seat {t.winner}' for t in view.tricks)})")
+        if view.trick:
+            seats = _trick_seats(view)
+            self.say("trick so far: " + ", ".join(
+                f"seat {s} {card_name(c)}" for s, c in zip(seats, view.trick, strict=True)))
+        money = []
+        if rules.pool:
+            money.append(f"{rules.pool_name} {view.pool}")
+        money.append("scores " + ", ".join(
+            f"seat {s} {_signed(b)}" for s, b in enumerate(view.funds or self.scores)))
+        self.say("; ".join(money))
+        self.say("you may: " + _legal_text(view.legal_actions))
