@@ -447,6 +447,7 @@ class _Table:
         self.scores = list(m.balances)
         done, hand_shown, finished = 0, 0, 0
         while not m.is_over():
+            self.scores = list(m.balances)  # antes and settled hands so far
             if m.is_chance():
                 m = m.apply(m.sample_chance(self.chance))
             elif m.hand is not None:
@@ -461,7 +462,6 @@ class _Table:
             if len(m.hands) > finished:  # the hand just ended: the rest of it, and its result
                 self.events(m.hands[-1], hand_shown)
                 self.finish(m.hands[-1])
-                self.scores = list(m.balances)
                 finished, hand_shown = len(m.hands), 0
             if m.hand is not None:
                 hand_shown = self.events(m.hand, hand_shown)
@@ -592,7 +592,17 @@ class _Table:
         money = []
         if rules.pool:
             money.append(f"{rules.pool_name} {view.pool}")
-        money.append("scores " + ", ".join(
-            f"seat {s} {_signed(b)}" for s, b in enumerate(view.funds or self.scores)))
+        if view.funds is not None:  # chips held, this hand's payments already taken
+            scores = list(view.funds)
+        else:  # the standings before this hand, and what has been paid in it so far
+            scores = list(self.scores)
+            for p in view.payments:
+                if p.payer >= 0:
+                    scores[p.payer] -= p.amount
+                if p.payee >= 0:
+                    scores[p.payee] += p.amount
+        shown = str if view.funds is not None else _signed
+        money.append(("chips " if view.funds is not None else "scores ")
+                     + ", ".join(f"seat {s} {shown(b)}" for s, b in enumerate(scores)))
         self.say("; ".join(money))
         self.say("you may: " + _legal_text(view.legal_actions))
