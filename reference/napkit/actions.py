@@ -88,7 +88,9 @@ class NameTrumps:
     suit: Suit
 
     def __str__(self) -> str:
-        return f"name {'SHDC'[self.suit]} trumps"
+        suit = self.suit
+        letter = "SHDC"[suit] if type(suit) is int and 0 <= suit < 4 else f"<not a suit: {suit!r}>"
+        return f"name {letter} trumps"
 
 
 @dataclass(frozen=True, slots=True)

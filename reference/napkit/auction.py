@@ -43,10 +43,8 @@ def _requirements_met(bid: BidRule, made: int) -> bool:
     A bid that needs earlier bids may be made once, for each group of bids it names, at least
     one bid of that group has been made earlier in this auction, by anyone.
     """
-    for group in bid.requires:
-        if not made & group:
-            return False
-    return True
+    requires = bid.requires
+    return not requires or all(made & group for group in requires)
 
 
 def biddable(state: HandState) -> list[BidRule]:

@@ -53,12 +53,16 @@ SUIT_BITS: tuple[int, ...] = tuple(SUIT_MASK << (13 * s) for s in SUITS)
 
 
 def card_name(card: Card) -> str:
-    """The notation of a card: ``AS``, ``10H``."""
+    """The notation of a card: ``AS``, ``10H``; a value that is no card says so."""
+    if type(card) is not int or not 0 <= card < 52:
+        return f"<not a card: {card!r}>"
     return RANK_NAMES[card % 13] + SUIT_LETTERS[card // 13]
 
 
 def card_words(card: Card) -> str:
-    """A card in words, for messages: ``the 9 of hearts``."""
+    """A card in words, for messages: ``the 9 of hearts``; a value that is no card says so."""
+    if type(card) is not int or not 0 <= card < 52:
+        return f"something that is not a card ({card!r})"
     return f"the {RANK_WORDS[card % 13]} of {SUIT_NAMES[card // 13]}"
 
 
@@ -132,8 +136,12 @@ def lowest_in_suit(mask: int, suit: Suit) -> int:
 
 
 def names(mask: int) -> str:
-    """A mask as notation, space separated, for messages."""
-    return " ".join(card_name(c) for c in cards_of(mask))
+    """A mask as notation, space separated, for messages; bits off the pack are named."""
+    if type(mask) is not int or mask < 0:
+        return f"<not a set of cards: {mask!r}>"
+    extra = mask >> 52
+    shown = " ".join(card_name(c) for c in cards_of(mask))
+    return shown + (f" <and bits off the pack: {extra << 52:#x}>" if extra else "")
 
 
 def check_pack(pack: tuple[int, ...], expected: int, rule: str) -> None:

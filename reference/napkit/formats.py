@@ -45,15 +45,25 @@ JSONValue = Any  # what json.loads returns
 
 
 class FormatError(ValueError):
-    """A value that is not in the form its schema gives: where (a JSON path) and what."""
+    """A value that is not in the form its schema gives: where (a JSON path) and what; and,
+    where a document is well formed but describes play the rules forbid, the rule id."""
 
-    def __init__(self, path: list[str | int], message: str) -> None:
+    def __init__(self, path: list[str | int], message: str, rule: str | None = None) -> None:
         super().__init__(path, message)
         self.path = json_path(path)
         self.message = message
+        self.rule = rule
+
+    @classmethod
+    def at(cls, path: str, message: str, rule: str | None = None) -> FormatError:
+        """The error at a JSON path already written out (``$.actions[3].action``)."""
+        error = cls([], message, rule)
+        error.path = path
+        return error
 
     def __str__(self) -> str:
-        return f"{self.path}: {self.message}"
+        rule = f"{self.rule}: " if self.rule else ""
+        return f"{self.path}: {rule}{self.message}"
 
 
 # --- cards ------------------------------------------------------------------------------------

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TYPE_CHECKING, cast
 
+from napkit import state as hand_state
 from napkit.cards import lowest_rank_index, pack_mask
 from napkit.errors import SetupError, SpecError
 from napkit.loading import JSON, JSONObject
@@ -232,9 +233,7 @@ class Game:
         ``funds`` each seat's chips where the match plays from a fixed stock (None: unlimited);
         ``stakes`` the multiplier of NAP-9.4.1.
         """
-        from napkit.state import new_hand
-
-        return new_hand(self, dealer, seats, pool, funds, stakes)
+        return hand_state.new_hand(self, dealer, seats, pool, funds, stakes)
 
 
 def check_table(rules: Rules, players: int, ruleset: str) -> None:

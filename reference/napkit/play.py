@@ -98,31 +98,34 @@ def apply_play(state: HandState, action: Action) -> HandState:
     who leads the next; play goes on until all five tricks are played, and the hand is then
     settled.
     """
-    if state.phase != PLAY:
-        raise IllegalActionError("NAP-8.3.1", "the hand is over; no card can be played")
-    seat = state.turn
-    if type(action) is not Play:
-        raise IllegalActionError("NAP-8.1.1", f"seat {seat} is to play a card, not to {action}")
+    if type(action) is not Play or state.phase != PLAY:
+        if state.phase != PLAY:
+            raise IllegalActionError("NAP-8.3.1", "the hand is over; no card can be played")
+        raise IllegalActionError("NAP-8.1.1",
+                                 f"seat {state.turn} is to play a card, not to {action}")
     card = action.card
     last = _LAST
     mask = last[1] if last[0] is state else playable(state)
     if not (type(card) is int and 0 <= card < 52 and mask >> card & 1):
         raise refusal(state, card)
-    # The next state: a copy of this one's fields with those the card changes.
+    # The next state: a copy of this one's fields with those the card changes. The card is
+    # in the player's hand (it is playable), so flipping its bit takes it out.
+    seat = state.turn
     f: list[Any] = list(state)
-    hands = state.hands
-    f[F_HANDS] = hands[:seat] + (hands[seat] & ~(1 << card),) + hands[seat + 1:]
+    hands = list(state.hands)
+    hands[seat] ^= _BIT[card]
+    f[F_HANDS] = tuple(hands)
     trumps = state.trumps
     if trumps < 0:
         trumps = f[F_TRUMPS] = fixed_by_lead(card)
     trick = state.trick + (card,)
     f[F_HISTORY] = state.history + ((seat, action),)
+    ring = state.ring
     if len(trick) < len(state.order):
         f[F_TRICK] = trick
-        f[F_TURN] = state.ring[seat]
+        f[F_TURN] = ring[seat]
         return new_state(f)
     leader = winner = state.leader
-    ring = state.ring
     for _ in range(winning_card(trick, trumps)):
         winner = ring[winner]
     tricks = f[F_TRICKS] = state.tricks + (_trick((leader, winner, trick)),)
@@ -135,6 +138,9 @@ def apply_play(state: HandState, action: Action) -> HandState:
         return settlement.settle(new_state(f))
     f[F_TURN] = winner
     return new_state(f)
+
+
+_BIT: tuple[int, ...] = tuple(1 << c for c in range(52))
 
 
 # Trick(*fields) without the named tuple's Python-level __new__.

@@ -26,7 +26,8 @@ from napkit.formats import (
 )
 from napkit.game import Game
 from napkit.match import MatchState, new_match
-from napkit.state import CHANCE, HandState
+from napkit.settlement import net
+from napkit.state import CHANCE, POOL, HandState
 
 HAND_FORMAT = "napkit-hand/1"
 MATCH_FORMAT = "napkit-match/1"
@@ -47,7 +48,8 @@ class Problem:
 
 
 # --- writing ------------------------------------------------------------------------------------
-def _step(actor: int, action: Action) -> JSONObject:
+def step_to_json(actor: int, action: Action) -> JSONObject:
+    """One step of a record: who acted (null for chance) and the action."""
     return {"seat": None if actor == CHANCE else actor, "action": action_to_json(action)}
 
 
@@ -72,25 +74,31 @@ def hand_record(state: HandState) -> JSONObject:
         "players": state.game.players,
         "dealer": state.dealer,
         "seats": sorted(state.order),
-        "pool": _start_pool(state),
-        "funds": list(_start_funds(state)) if state.funds is not None else None,
+        "pool": start_pool(state),
+        "funds": _list(start_funds(state)),
         "stakes": state.stakes,
         "deal": action_to_json(deal)["pack"],
-        "actions": [_step(a, x) for a, x in history],
+        "actions": [step_to_json(a, x) for a, x in history],
         "outcome": hand_outcome(state),
     }
 
 
-def _start_pool(state: HandState) -> int:
-    result = state.result
-    assert result is not None
-    return state.pool - sum(p.amount for p in state.ledger if p.payee == -1) + sum(
-        p.amount for p in state.ledger if p.payer == -1)
+def _list(values: tuple[int, ...] | None) -> list[int] | None:
+    return None if values is None else list(values)
 
 
-def _start_funds(state: HandState) -> tuple[int, ...]:
-    assert state.funds is not None and state.result is not None
-    return tuple(f - d for f, d in zip(state.funds, state.result.net, strict=True))
+def start_pool(state: HandState) -> int:
+    """What the pool held when the hand began: now, less what the hand's payments moved."""
+    return state.pool - sum(p.amount for p in state.ledger if p.payee == POOL) + sum(
+        p.amount for p in state.ledger if p.payer == POOL)
+
+
+def start_funds(state: HandState) -> tuple[int, ...] | None:
+    """Each seat's chips when the hand began (None where the match has no fixed stock)."""
+    if state.funds is None:
+        return None
+    moved = net(state.ledger, state.game.players)
+    return tuple(f - d for f, d in zip(state.funds, moved, strict=True))
 
 
 def match_record(match: MatchState) -> JSONObject:
@@ -103,7 +111,7 @@ def match_record(match: MatchState) -> JSONObject:
         "players": match.game.players,
         "hands": match.hand_limit,
         "chips": match.chips,
-        "actions": [_step(a, x) for a, x in match_actions(match)],
+        "actions": [step_to_json(a, x) for a, x in match_actions(match)],
         "hand_records": [hand_record(h) for h in match.hands],
         "outcome": None if match.result is None else {
             "balances": list(match.result.balances), "pool": match.result.pool,
@@ -171,9 +179,11 @@ def _game(record: Mapping[str, Any], problems: list[Problem]) -> Game | None:
         return None
 
 
-def replay_hand(record: Mapping[str, Any], problems: list[Problem]) -> HandState | None:
+def replay_hand(record: Mapping[str, Any], problems: list[Problem],
+                finished: bool = True) -> HandState | None:
     """Replay a hand record (already schema-valid) through the engine, collecting problems;
-    the final state, or None where the replay could not go on."""
+    the final state, or None where the replay could not go on. With ``finished`` false the
+    record may stop anywhere (a state's record), even before the deal (``"deal": null``)."""
     game = _game(record, problems)
     if game is None:
         return None
@@ -185,6 +195,11 @@ def replay_hand(record: Mapping[str, Any], problems: list[Problem]) -> HandState
                               stakes=record.get("stakes", 1))
     except SetupError as exc:
         problems.append(Problem("$.seats", exc.rule, exc.message))
+        return None
+    if record["deal"] is None and not finished:
+        if not record["actions"]:
+            return state
+        problems.append(Problem("$.actions", "NAP-4.2.1", "no action comes before the deal"))
         return None
     try:
         state = state.apply(Deal(cards_from_json(record["deal"], ["deal"])))
@@ -198,21 +213,23 @@ def replay_hand(record: Mapping[str, Any], problems: list[Problem]) -> HandState
     if replayed is None:
         return None
     state = replayed
-    if not state.is_over():
+    if finished and not state.is_over():
         problems.append(Problem("$.actions", "NAP-8.3.1",
                                 f"the hand is not finished: it stops in the {state.phase_name}"))
         return None
     return state
 
 
-def _compare(recorded: Any, actual: Any, path: list[str | int], rule: str | None,
-             problems: list[Problem]) -> None:
+def compare(recorded: Any, actual: Any, path: list[str | int], rule: str | None,
+            problems: list[Problem]) -> None:
+    """Add a problem for every place where ``recorded`` differs from ``actual`` (what the
+    rules give), naming the rule that decides the value where one does."""
     if isinstance(recorded, dict) and isinstance(actual, dict):
         for key in actual:
             if key not in recorded:
                 problems.append(Problem(json_path(path), None, f"the outcome lacks {key!r}"))
             else:
-                _compare(recorded[key], actual[key], [*path, key],
+                compare(recorded[key], actual[key], [*path, key],
                          _rule_for(key, actual, rule), problems)
         return
     if isinstance(recorded, list) and isinstance(actual, list):
@@ -222,7 +239,7 @@ def _compare(recorded: Any, actual: Any, path: list[str | int], rule: str | None
                                     f"{len(actual)}: {actual}"))
             return
         for i, (r, a) in enumerate(zip(recorded, actual, strict=True)):
-            _compare(r, a, [*path, i], _rule_for(i, a, rule), problems)
+            compare(r, a, [*path, i], _rule_for(i, a, rule), problems)
         return
     if recorded != actual:
         problems.append(Problem(json_path(path), rule,
@@ -247,7 +264,7 @@ def check_hand_record(record: Mapping[str, Any]) -> list[Problem]:
     problems: list[Problem] = []
     state = replay_hand(record, problems)
     if state is not None:
-        _compare(record.get("outcome"), hand_outcome(state), ["outcome"], None, problems)
+        compare(record.get("outcome"), hand_outcome(state), ["outcome"], None, problems)
     return problems
 
 
@@ -272,7 +289,7 @@ def check_match_record(record: Mapping[str, Any]) -> list[Problem]:
     recorded_hands = record.get("hand_records") or []
     for i, hand in enumerate(match.hands):
         if i < len(recorded_hands):
-            _compare(recorded_hands[i].get("outcome"), hand_outcome(hand),
+            compare(recorded_hands[i].get("outcome"), hand_outcome(hand),
                      ["hand_records", i, "outcome"], None, problems)
     if record.get("outcome") is not None:
         if match.result is None:
@@ -281,5 +298,5 @@ def check_match_record(record: Mapping[str, Any]) -> list[Problem]:
         else:
             actual = {"balances": list(match.result.balances), "pool": match.result.pool,
                       "winners": list(match.result.winners), "hands": match.result.hands}
-            _compare(record["outcome"], actual, ["outcome"], "NAP-10.4.3", problems)
+            compare(record["outcome"], actual, ["outcome"], "NAP-10.4.3", problems)
     return problems

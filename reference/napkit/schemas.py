@@ -13,7 +13,7 @@ from referencing import Registry, Resource
 from napkit import paths
 from napkit.errors import json_path
 
-RECORD_SCHEMAS = ("card", "action", "result", "hand-record", "match-record")
+RECORD_SCHEMAS = ("card", "action", "result", "hand-record", "match-record", "state", "view")
 
 
 @lru_cache(maxsize=1)

@@ -2,9 +2,37 @@
 
 from __future__ import annotations
 
-from napkit.state import NOBODY, OVER, POOL, HandState, Payment, Result
+from functools import partial
+from typing import TYPE_CHECKING, Any
+
+from napkit import play
+from napkit.state import (
+    F_FUNDS,
+    F_LEDGER,
+    F_PHASE,
+    F_POOL,
+    F_RESULT,
+    F_TURN,
+    NOBODY,
+    OVER,
+    POOL,
+    HandState,
+    Payment,
+    Result,
+    new_state,
+)
 
 Debt = tuple[int, int, int, str]  # payer, payee, amount, rule
+
+# Payment(*fields) and Result(*fields) without the named tuples' Python-level __new__.
+if TYPE_CHECKING:
+    def _payment(fields: Debt, /) -> Payment: ...
+
+    def _result(fields: tuple[bool, int, str | None, int, bool | None, tuple[int, ...],
+                              tuple[Payment, ...], int, tuple[int, ...]], /) -> Result: ...
+else:
+    _payment = partial(tuple.__new__, Payment)
+    _result = partial(tuple.__new__, Result)
 
 
 def debts(state: HandState, made: bool) -> list[Debt]:
@@ -20,11 +48,10 @@ def debts(state: HandState, made: bool) -> list[Debt]:
     bid = rules.bids[state.contract]
     declarer, stakes = state.declarer, state.stakes
     opponents = _clockwise_from(state, declarer)[:-1]
-    owed: list[Debt] = []
     if made:
-        owed += [(s, declarer, bid.win_each * stakes, "NAP-9.1.1") for s in opponents
-                 if bid.win_each]
-        return owed
+        win = bid.win_each * stakes
+        return [(s, declarer, win, "NAP-9.1.1") for s in opponents] if win > 0 else []
+    owed: list[Debt] = []
     owed += [(declarer, s, bid.lose_each * stakes, "NAP-9.2.1") for s in opponents
              if bid.lose_each]
     if bid.lose_pool_per_player:
@@ -38,14 +65,25 @@ def debts(state: HandState, made: bool) -> list[Debt]:
     return [d for d in owed if d[2] > 0]
 
 
-def _clockwise_from(state: HandState, seat: int) -> list[int]:
+def _clockwise_from(state: HandState, seat: int) -> tuple[int, ...]:
     """The seats of the hand clockwise from ``seat``'s left, ending with ``seat``."""
-    out = []
-    s = state.ring[seat]
-    while s != seat:
-        out.append(s)
-        s = state.ring[s]
-    return out + [seat]
+    key = (state.ring, seat)
+    found = _CLOCKWISE.get(key)
+    if found is None:
+        out = []
+        s = state.ring[seat]
+        while s != seat:
+            out.append(s)
+            s = state.ring[s]
+        found = tuple(out) + (seat,)
+        if len(_CLOCKWISE) >= 4096:
+            _CLOCKWISE.clear()
+        _CLOCKWISE[key] = found
+    return found
+
+
+# (ring, seat) -> _clockwise_from(...): a table has few seatings, and every hand asks.
+_CLOCKWISE: dict[tuple[tuple[int, ...], int], tuple[int, ...]] = {}
 
 
 def pay(state: HandState, owed: list[Debt]) -> tuple[list[Payment], tuple[int, ...] | None, int]:
@@ -61,14 +99,17 @@ def pay(state: HandState, owed: list[Debt]) -> tuple[list[Payment], tuple[int, .
     pool = state.pool
     short = funds is not None and state.game.rules.short_payment == "pay-what-you-have"
     payments: list[Payment] = []
-    payers: list[int] = []
-    for payer, _, _, _ in owed:
-        if payer not in payers:
-            payers.append(payer)
-    for payer in payers:
-        mine = [d for d in owed if d[0] == payer]
-        total = sum(d[2] for d in mine)
-        if short and funds is not None and funds[payer] < total:
+    # Each payer's debts, payers in the order of their first debt.
+    by_payer: dict[int, list[Debt]] = {}
+    for d in owed:
+        mine = by_payer.get(d[0])
+        if mine is None:
+            by_payer[d[0]] = [d]
+        else:
+            mine.append(d)
+    for payer, owing in by_payer.items():
+        mine = owing
+        if short and funds is not None and funds[payer] < sum(d[2] for d in mine):
             seats = _clockwise_from(state, payer)
             mine.sort(key=lambda d: len(seats) if d[1] == POOL else seats.index(d[1]))
             paid = [0] * len(mine)
@@ -78,15 +119,16 @@ def pay(state: HandState, owed: list[Debt]) -> tuple[list[Payment], tuple[int, .
                     if have > 0 and paid[i] < d[2]:
                         paid[i] += 1
                         have -= 1
-            amounts = paid
-        else:
-            amounts = [d[2] for d in mine]
-        for (p, payee, _, rule), amount in zip(mine, amounts, strict=True):
+            mine = [(p, payee, amount, rule)
+                    for (p, payee, _, rule), amount in zip(mine, paid, strict=True)]
+        for d in mine:
+            amount = d[2]
             if amount <= 0:
                 continue
-            payments.append(Payment(p, payee, amount, rule))
+            payments.append(_payment(d))
+            payee = d[1]
             if funds is not None:
-                funds[p] -= amount
+                funds[payer] -= amount
                 if payee != POOL:
                     funds[payee] += amount
             if payee == POOL:
@@ -100,40 +142,46 @@ def settle(state: HandState) -> HandState:
     Settle a hand played out: the payments on the contract, then, where the contract wins the
     pool and was made, everything in the pool to the declarer.
     """
-    from napkit.play import made
-
-    ok = made(state)
+    ok = play.made(state)
     payments, funds, pool = pay(state, debts(state, ok))
     bid = state.game.rules.bids[state.contract]
+    declarer = state.declarer
     if ok and bid.win_pool and pool > 0:
-        payments.append(Payment(POOL, state.declarer, pool, "NAP-9.1.2"))
+        payments.append(_payment((POOL, declarer, pool, "NAP-9.1.2")))
         if funds is not None:
-            funds = funds[:state.declarer] + (funds[state.declarer] + pool,) + funds[
-                state.declarer + 1:]
+            funds = funds[:declarer] + (funds[declarer] + pool,) + funds[declarer + 1:]
         pool = 0
     ledger = state.ledger + tuple(payments)
-    result = Result(
-        thrown_in=False, declarer=state.declarer, contract=bid.id, tricks=state.won, made=ok,
-        trick_winners=tuple(t.winner for t in state.tricks), payments=ledger, pool=pool,
-        net=net(ledger, state.game.players))
-    return state._replace(phase=OVER, turn=NOBODY, pool=pool, funds=funds, ledger=ledger,
-                          result=result)
+    result = _result((False, declarer, bid.id, state.won, ok,
+                      tuple([t[1] for t in state.tricks]), ledger, pool,
+                      net(ledger, state.game.players)))
+    f: list[Any] = list(state)
+    f[F_PHASE] = OVER
+    f[F_TURN] = NOBODY
+    f[F_POOL] = pool
+    f[F_FUNDS] = funds
+    f[F_LEDGER] = ledger
+    f[F_RESULT] = result
+    return new_state(f)
 
 
 def throw_in(state: HandState) -> HandState:
     """A hand nobody bid for ends unplayed; only looks already bought have been paid."""
-    result = Result(thrown_in=True, declarer=-1, contract=None, tricks=0, made=None,
-                    trick_winners=(), payments=state.ledger, pool=state.pool,
-                    net=net(state.ledger, state.game.players))
-    return state._replace(phase=OVER, turn=NOBODY, result=result)
+    result = _result((True, -1, None, 0, None, (), state.ledger, state.pool,
+                      net(state.ledger, state.game.players)))
+    f: list[Any] = list(state)
+    f[F_PHASE] = OVER
+    f[F_TURN] = NOBODY
+    f[F_RESULT] = result
+    return new_state(f)
 
 
 def net(ledger: tuple[Payment, ...], players: int) -> tuple[int, ...]:
     """Each seat's gain over these payments (what it received less what it paid)."""
     out = [0] * players
-    for p in ledger:
-        if p.payer != POOL:
-            out[p.payer] -= p.amount
-        if p.payee != POOL:
-            out[p.payee] += p.amount
+    for payer, payee, amount, _ in ledger:
+        if payer != POOL:
+            out[payer] -= amount
+        if payee != POOL:
+            out[payee] += amount
     return tuple(out)

@@ -151,9 +151,9 @@ class HandState(NamedTuple):
     def sample_chance(self, rng: random.Random) -> ChanceAction:
         """Draw chance's action at a chance node from ``rng``."""
         if self.phase == DEAL:
-            return deal.sample_deal(self, rng)
+            return _sample_deal(self, rng)
         if self.phase == RESHUFFLE:
-            return purchase.sample_reshuffle(self, rng)
+            return _sample_reshuffle(self, rng)
         raise IllegalActionError("NAP-4.2.2", f"chance does not act in the {self.phase_name}")
 
     def view(self, seat: int) -> PlayerView:
@@ -246,20 +246,46 @@ def _chance_legal(state: HandState) -> tuple[Action, ...]:
     return ()
 
 
-# Filled below, once the phase modules (which import this one) are loaded.
-_LEGAL: list[Callable[[HandState], tuple[Action, ...]]] = []
-_APPLY: list[Callable[[HandState, Action], HandState]] = []
+# What each phase does, by phase: the functions of the phase modules. Those modules import
+# this one, so they are bound on first use (by _bind) rather than imported here, which lets
+# each of them be imported first, on its own.
+def _bind() -> None:
+    global _legal_plays, _apply_play, _sample_deal, _sample_reshuffle  # noqa: PLW0603
+    from napkit import auction, deal, play, purchase, trumps, widow
 
-from napkit import auction, deal, play, purchase, trumps, widow  # noqa: E402
+    _LEGAL[:] = [_chance_legal, purchase.legal_buys, _chance_legal, auction.legal_calls,
+                 widow.legal_exchange, widow.legal_discards, trumps.legal_names,
+                 play.legal_plays, _over_legal]
+    _APPLY[:] = [deal.apply_deal, purchase.apply_buy, purchase.apply_reshuffle,
+                 auction.apply_call, widow.apply_exchange, widow.apply_discard,
+                 trumps.apply_name, play.apply_play, play.apply_play]
+    _legal_plays = play.legal_plays
+    _apply_play = play.apply_play
+    _sample_deal = deal.sample_deal
+    _sample_reshuffle = purchase.sample_reshuffle
 
-_LEGAL.extend([_chance_legal, purchase.legal_buys, _chance_legal, auction.legal_calls,
-               widow.legal_exchange, widow.legal_discards, trumps.legal_names,
-               play.legal_plays, _over_legal])
-_APPLY.extend([deal.apply_deal, purchase.apply_buy, purchase.apply_reshuffle,
-               auction.apply_call, widow.apply_exchange, widow.apply_discard,
-               trumps.apply_name, play.apply_play, play.apply_play])
-_legal_plays = play.legal_plays
-_apply_play = play.apply_play
+
+def _bind_then_legal(state: HandState) -> tuple[Action, ...]:
+    _bind()
+    return state.legal_actions()
+
+
+def _bind_then_apply(state: HandState, action: Action) -> HandState:
+    _bind()
+    return state.apply(action)
+
+
+def _bind_then_sample(state: HandState, rng: random.Random) -> ChanceAction:
+    _bind()
+    return state.sample_chance(rng)
+
+
+_LEGAL: list[Callable[[HandState], tuple[Action, ...]]] = [_bind_then_legal] * len(PHASE_NAMES)
+_APPLY: list[Callable[[HandState, Action], HandState]] = [_bind_then_apply] * len(PHASE_NAMES)
+_legal_plays: Callable[[HandState], tuple[Action, ...]] = _bind_then_legal
+_apply_play: Callable[[HandState, Action], HandState] = _bind_then_apply
+_sample_deal: Callable[[HandState, random.Random], ChanceAction] = _bind_then_sample
+_sample_reshuffle: Callable[[HandState, random.Random], ChanceAction] = _bind_then_sample
 
 __all__ = [
     "CHANCE",

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from functools import partial
+from typing import TYPE_CHECKING, Any
+
 from napkit import trumps
 from napkit.actions import (
     DISCARDS,
@@ -15,7 +18,19 @@ from napkit.actions import (
 )
 from napkit.cards import card_words
 from napkit.errors import IllegalActionError
-from napkit.state import DISCARD, EXCHANGE, POOL, HandState, Payment
+from napkit.state import (
+    DISCARD,
+    EXCHANGE,
+    F_FUNDS,
+    F_HISTORY,
+    F_LEDGER,
+    F_POOL,
+    F_SEEN,
+    POOL,
+    HandState,
+    Payment,
+    new_state,
+)
 
 
 def dealer_look(state: HandState) -> HandState:
@@ -58,10 +73,21 @@ def peek(state: HandState) -> HandState:
         if funds[seat] < cost:
             raise IllegalActionError("NAP-6.1.1", f"seat {seat} cannot pay {cost} for a look")
         funds = funds[:seat] + (funds[seat] - cost,) + funds[seat + 1:]
-    return state._replace(
-        seen=state.seen | 1 << seat, pool=state.pool + cost, funds=funds,
-        ledger=state.ledger + (Payment(seat, POOL, cost, "NAP-6.1.1"),),
-        history=state.history + ((seat, PEEK),))
+    # The next state built field by field: a look is bought in most floater auctions.
+    f: list[Any] = list(state)
+    f[F_SEEN] = state.seen | 1 << seat
+    f[F_POOL] = state.pool + cost
+    f[F_FUNDS] = funds
+    f[F_LEDGER] = state.ledger + (_payment((seat, POOL, cost, "NAP-6.1.1")),)
+    f[F_HISTORY] = state.history + ((seat, PEEK),)
+    return new_state(f)
+
+
+# Payment(*fields) without the named tuple's Python-level __new__.
+if TYPE_CHECKING:
+    def _payment(fields: tuple[int, int, int, str], /) -> Payment: ...
+else:
+    _payment = partial(tuple.__new__, Payment)
 
 
 def start_exchange(state: HandState) -> HandState:

@@ -1,0 +1,97 @@
+"""Engine regressions: each test names the fault it keeps out.
+
+- A module of the engine imported on its own, first, in a fresh interpreter (once failed with a
+  circular import: the phase modules needed ``napkit.state`` loaded before them).
+- A malformed action (a card number off the pack, a suit that is not one, a mask of cards that
+  do not exist, the wrong type of thing altogether) handed to ``apply`` in any phase is refused
+  with :class:`IllegalActionError` and a rule id, never an ``IndexError`` from building the
+  message (``str(Play(52))`` once raised one).
+"""
+
+from __future__ import annotations
+
+import random
+import subprocess
+import sys
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from napkit.actions import (
+    Bid,
+    Buy,
+    Cut,
+    Deal,
+    Discard,
+    NameTrumps,
+    Play,
+    Reshuffle,
+    Shuffle,
+)
+from napkit.errors import IllegalActionError
+from napkit.match import new_match
+from napkit.state import HandState
+
+from tests.test_properties import SEEDS, SETTINGS, Table, states, tables
+
+MODULES = ["actions", "auction", "cards", "deal", "game", "match", "play", "players",
+           "purchase", "records", "settlement", "snapshots", "state", "trumps", "views",
+           "widow", "validate", "cli"]
+
+
+@pytest.mark.parametrize("module", MODULES)
+def test_each_engine_module_imports_first_on_its_own(module: str) -> None:
+    run = subprocess.run([sys.executable, "-c", f"import napkit.{module}"],
+                         capture_output=True, text=True, check=False)
+    assert run.returncode == 0, run.stderr
+
+
+BAD_CARDS = [-1, 52, 53, 10**6]
+
+# Actions no state accepts: numbers off the pack, and values of the wrong type.
+MALFORMED: list[Any] = (
+    [Play(c) for c in BAD_CARDS] + [Discard(c) for c in BAD_CARDS]
+    + [NameTrumps(s) for s in (-1, 4, 9)]
+    + [Buy(1 << 52), Buy(-1), Bid("no-such-bid"), Bid(""), Cut(-3), Cut(10**6)]
+    + [Deal((52,) * 52), Deal((0,)), Deal(()), Reshuffle((99,)), Shuffle((60,))]
+    + [Play("AS"), Discard(None), NameTrumps("S"), Bid(7), None, "play AS", 12]  # type: ignore[arg-type]
+)
+
+
+@pytest.mark.parametrize("action", MALFORMED, ids=repr)
+def test_a_malformed_action_has_words(action: Any) -> None:
+    assert isinstance(str(action), str)
+
+
+def _refused(state: HandState, action: Any) -> IllegalActionError:
+    with pytest.raises(IllegalActionError) as caught:
+        state.apply(action)
+    error = caught.value
+    assert error.rule.startswith("NAP-"), error
+    assert str(error).startswith(error.rule + ": "), str(error)
+    return error
+
+
+@SETTINGS
+@given(tables(), SEEDS, st.randoms(use_true_random=False))
+def test_malformed_actions_are_refused_in_every_phase(
+        table: Table, seed: int, rng: random.Random) -> None:
+    for state in states(table.game, seed):
+        action = rng.choice(MALFORMED)
+        _refused(state, action)
+
+
+@SETTINGS
+@given(tables(), SEEDS)
+def test_malformed_actions_are_refused_at_every_step_of_a_match(table: Table, seed: int) -> None:
+    rng = random.Random(seed)
+    game = table.game
+    match = new_match(game, hands=2, chips=8 if game.rules.bankroll else None)
+    while not match.is_over():
+        action = rng.choice(MALFORMED)
+        with pytest.raises(IllegalActionError) as caught:
+            match.apply(action)
+        assert caught.value.rule.startswith("NAP-")
+        match = match.apply(match.sample_chance(rng) if match.is_chance()
+                            else rng.choice(match.legal_actions()))
