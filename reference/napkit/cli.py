@@ -1,5 +1,7 @@
 """``napkit rules ...``: read, compare and check the law book and the rulesets;
-``napkit play ...``: play hands or a match in the terminal against the engine's own players.
+``napkit play ...``: play hands or a match in the terminal against the engine's own players;
+``napkit record ...``: write the record of hands or a match the engine's players play;
+``napkit validate ...``: check recorded hands and matches against their schemas and the rules.
 
 Bad input of any kind is reported on one line (``napkit: <file>: <path>: <message>``) with
 exit status 2 for a usage error and 1 for an invalid spec or ruleset file; never a traceback.
@@ -8,10 +10,14 @@ exit status 2 for a usage error and 1 for an invalid spec or ruleset file; never
 from __future__ import annotations
 
 import argparse
+import contextlib
 import difflib
+import errno
+import json
 import os
 import random
 import sys
+import tempfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import NoReturn, TypeVar
@@ -35,9 +41,11 @@ from napkit.notation import NotationError, parse_action
 from napkit.observation import Hidden, PlayerView
 from napkit.players import PLAYER_KINDS, make_player, match_view
 from napkit.players import trick_seats as _trick_seats
+from napkit.records import hand_record, match_record
 from napkit.rulesets import Ruleset
 from napkit.spec import Spec, load_ruleset_file, load_spec, read_spec
 from napkit.state import NO_TRUMPS, POOL, HandState
+from napkit.validate import report
 
 EXIT_PROBLEMS = 1
 EXIT_USAGE = 2
@@ -84,6 +92,8 @@ def _parser() -> argparse.ArgumentParser:
     check = add("check", _check, "check the spec, or ruleset files of your own")
     check.add_argument("files", nargs="*", metavar="FILE")
     _add_play(commands)
+    _add_record(commands)
+    _add_validate(commands)
     return parser
 
 
@@ -313,27 +323,38 @@ def _add_play(commands: argparse._SubParsersAction[_Parser]) -> None:
         description=_PLAY_HELP, epilog=_PLAY_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter)
     play.set_defaults(run=_play)
-    play.add_argument("ruleset", metavar="RULESET", help="a ruleset id or a ruleset file")
-    play.add_argument("--players", type=int, metavar="N",
-                      help="players at the table (default: 4, or the ruleset's nearest count)")
-    play.add_argument("--option", action="append", default=[], metavar="NAME=CHOICE",
-                      help="play with this option value (repeatable; see 'napkit rules show')")
+    _add_table_options(play)
     who = play.add_mutually_exclusive_group()
     who.add_argument("--seat", type=int, metavar="N", help="play seat N yourself")
     who.add_argument("--watch", action="store_true",
                      help="let the engine's players play every seat (the default)")
-    play.add_argument("--opponents", choices=PLAYER_KINDS, default="heuristic",
-                      help="the engine's players (default: heuristic)")
-    play.add_argument("--hands", type=int, metavar="K",
-                      help="deal K hands (default 1), or end the match after K hands")
-    play.add_argument("--match", action="store_true", help="play a match (NAP-10)")
-    play.add_argument("--seed", type=int, metavar="S", help="the seed that makes the run replay")
+    play.add_argument("--record", metavar="FILE",
+                      help="also write the record of what is played to FILE (as 'napkit "
+                           "record' writes it; not written if the game is abandoned)")
 
 
-def _play(args: argparse.Namespace) -> int:
+def _add_table_options(command: argparse.ArgumentParser) -> None:
+    """The options 'napkit play' and 'napkit record' share: the game, the players, the run."""
+    command.add_argument("ruleset", metavar="RULESET", help="a ruleset id or a ruleset file")
+    command.add_argument("--players", type=int, metavar="N",
+                         help="players at the table (default: 4, or the ruleset's nearest count)")
+    command.add_argument("--option", action="append", default=[], metavar="NAME=CHOICE",
+                         help="play with this option value (repeatable; see 'napkit rules show')")
+    command.add_argument("--opponents", choices=PLAYER_KINDS, default="heuristic",
+                         help="the engine's players (default: heuristic)")
+    command.add_argument("--hands", type=int, metavar="K",
+                         help="deal K hands (default 1), or end the match after K hands")
+    command.add_argument("--match", action="store_true", help="play a match (NAP-10)")
+    command.add_argument("--seed", type=int, metavar="S",
+                         help="the seed that makes the run replay")
+
+def _setup(args: argparse.Namespace) -> tuple[Game, dict[str, str], int]:
+    """The game, the option choices and the seed of ``napkit play`` or ``napkit record``;
+    every usage error is raised here, before anything is played or written."""
     spec = _spec()
     ruleset = _ruleset(spec, args.ruleset)
-    choices = _choices(args.option, "--option")
+    # Sorted, so that a record names its options in the same order however they were typed.
+    choices = dict(sorted(_choices(args.option, "--option").items()))
     values = ruleset.option_values(choices)  # an unknown option or choice is a usage error
     allowed = compile_rules(ruleset.resolve(values)).players
     players = args.players
@@ -343,33 +364,205 @@ def _play(args: argparse.Namespace) -> int:
         game = Game(ruleset, players, choices)
     except RuleError as exc:
         raise UsageError(str(exc)) from None
-    if args.seat is not None and not 0 <= args.seat < players:
-        raise UsageError(f"--seat must be a seat from 0 to {players - 1}, not {args.seat}")
+    seat = getattr(args, "seat", None)
+    if seat is not None and not 0 <= seat < players:
+        raise UsageError(f"--seat must be a seat from 0 to {players - 1}, not {seat}")
     if args.hands is not None and args.hands < 1:
         raise UsageError(f"--hands must be at least 1, not {args.hands}")
     if args.match and args.hands is None and game.rules.match_end == "agreed":
         raise UsageError(f"a match of {ruleset.id} ends when the players agree (NAP-10.4.1): "
                          "say how many hands with --hands K")
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**6)
-    table = _Table(game, args.seat, args.opponents, seed)
-    human = f"you play seat {args.seat}" if args.seat is not None else "watching"
-    options = "".join(f", {name}={choice}" for name, choice in sorted(choices.items()))
-    table.say(f"napkit play {ruleset.id}{options}: {players} players, {human}, "
-              f"opponents {args.opponents}, seed {seed}")
-    try:
-        if args.match:
-            table.match(args.hands)
-        else:
-            table.hands(args.hands or 1)
-    except _InputEndedError:
-        print(f"\nnapkit: end of input: the game is abandoned (replay it with --seed {seed})",
-              file=sys.stderr)
-        return EXIT_PROBLEMS
-    except KeyboardInterrupt:
-        print("\nnapkit: interrupted", file=sys.stderr)
-        return 130
-    sys.stdout.flush()
+    return game, choices, seed
+
+
+def _play(args: argparse.Namespace) -> int:
+    game, choices, seed = _setup(args)
+    if args.record == "-":
+        raise UsageError("--record takes a file name (the game itself is printed on stdout)")
+    with _Output(args.record) as output:  # a file that cannot be written fails before play
+        table = _Table(game, args.seat, args.opponents, seed)
+        human = f"you play seat {args.seat}" if args.seat is not None else "watching"
+        options = "".join(f", {name}={choice}" for name, choice in choices.items())
+        table.say(f"napkit play {game.id}{options}: {game.players} players, {human}, "
+                  f"opponents {args.opponents}, seed {seed}")
+        try:
+            table.run(args.match, args.hands)
+        except _InputEndedError:
+            unwritten = f"; {args.record} is not written" if args.record is not None else ""
+            print(f"\nnapkit: end of input: the game is abandoned (replay it with --seed {seed})"
+                  f"{unwritten}", file=sys.stderr)
+            return EXIT_PROBLEMS
+        except KeyboardInterrupt:
+            print("\nnapkit: interrupted", file=sys.stderr)
+            return 130
+        sys.stdout.flush()
+        if args.record is not None:
+            output.commit(table.record_text(args.match))
     return 0
+
+
+# --- napkit record -------------------------------------------------------------------------------
+_RECORD_HELP = """\
+Write the record of hands, or of a match, played by the engine's players: the same table as
+'napkit play --watch', with the same options, but what is written is the record (JSON, the
+formats of spec/schemas) instead of the game as text.
+
+One hand is written as one napkit-hand/1 document; --hands K (K > 1) as JSON Lines, one
+hand record a line; --match as one napkit-match/1 document (its hands inside it). 'napkit
+validate' reads all three.
+
+The same seed (and the same options) writes the same bytes. Without --seed a seed is drawn
+and printed on stderr, so any record can be written again.
+
+With -o FILE the record is written to a temporary file beside FILE and renamed over it only
+once complete: an interrupted or failed run leaves FILE as it was.
+"""
+
+_RECORD_EPILOG = """\
+examples:
+  napkit record pagat --seed 1 -o hand.json
+  napkit record pagat-floater --players 5 --hands 10 --seed 7 -o hands.jsonl
+  napkit record peep --match --hands 4 --seed 2 | napkit validate -
+"""
+
+
+def _add_record(commands: argparse._SubParsersAction[_Parser]) -> None:
+    record = commands.add_parser(
+        "record", help="write the record of hands or a match played by the engine's players",
+        description=_RECORD_HELP, epilog=_RECORD_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    record.set_defaults(run=_record)
+    _add_table_options(record)
+    record.add_argument("-o", "--output", metavar="FILE",
+                        help="write the record to FILE, atomically (default: stdout)")
+
+
+def _record(args: argparse.Namespace) -> int:
+    game, _, seed = _setup(args)
+    with _Output(None if args.output in (None, "-") else args.output) as output:
+        table = _Table(game, None, args.opponents, seed, quiet=True)
+        try:
+            table.run(args.match, args.hands)
+        except KeyboardInterrupt:
+            print("\nnapkit: interrupted: nothing is written", file=sys.stderr)
+            return 130
+        output.commit(table.record_text(args.match))
+    if args.seed is None:
+        print(f"napkit: seed {seed} (write the same record again with --seed {seed})",
+              file=sys.stderr)
+    return 0
+
+
+class _Output:
+    """Where a record goes: stdout, or ``target`` replaced atomically. A temporary file is
+    made beside the target at once (so an unwritable place fails before anything is played);
+    :meth:`commit` fills it, flushes it to disk and renames it over the target; leaving the
+    ``with`` block without committing removes it, and the target is never touched."""
+
+    def __init__(self, target: str | None) -> None:
+        self.target = target
+        self.temp: str | None = None
+        self.fd = -1
+        if target is None:
+            return
+        if Path(target).is_dir():
+            raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), target)
+        directory = os.path.dirname(target) or "."
+        try:
+            self.fd, self.temp = tempfile.mkstemp(
+                dir=directory, prefix=f".{os.path.basename(target)}.", suffix=".tmp")
+            os.fchmod(self.fd, _mode_for(target))
+        except OSError as exc:
+            self.close()
+            raise OSError(exc.errno, exc.strerror, target) from None
+
+    def __enter__(self) -> _Output:
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        self.close()
+
+    def commit(self, text: str) -> None:
+        if self.target is None:
+            sys.stdout.write(text)
+            sys.stdout.flush()
+            return
+        assert self.temp is not None and self.fd >= 0
+        fd, self.fd = self.fd, -1
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as file:
+                file.write(text)
+                file.flush()
+                os.fsync(file.fileno())
+            os.replace(self.temp, self.target)
+        except OSError as exc:
+            raise OSError(exc.errno, exc.strerror, self.target) from None
+        self.temp = None
+
+    def close(self) -> None:
+        """Remove the temporary file unless it was committed."""
+        if self.fd >= 0:
+            os.close(self.fd)
+            self.fd = -1
+        if self.temp is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(self.temp)
+            self.temp = None
+
+
+def _mode_for(target: str) -> int:
+    """The permissions of a new record: those of the file it replaces, else the umask's."""
+    try:
+        return os.stat(target).st_mode & 0o777
+    except OSError:
+        umask = os.umask(0o022)
+        os.umask(umask)
+        return 0o666 & ~umask
+
+
+# --- napkit validate -----------------------------------------------------------------------------
+_VALIDATE_HELP = """\
+Check recorded hands and matches (napkit-hand/1, napkit-match/1): each record against its
+JSON Schema (spec/schemas), then against the rules, by replaying it through the engine.
+
+A FILE holds one record as a JSON document, or many as JSON Lines (one record a line);
+'-' reads standard input. Every problem is printed on one line: the file (and line, for
+JSON Lines), the JSON path or the action, the rule id where a rule is broken, and what is
+wrong. One bad record does not stop the others from being checked; a file that cannot be
+read is a problem of that file.
+
+The exit status is 0 when every record is valid, 1 when any is not.
+"""
+
+_VALIDATE_EPILOG = """\
+examples:
+  napkit validate hand.json hands.jsonl
+  napkit record pagat --hands 5 --seed 1 | napkit validate -
+  napkit validate --quiet --json records/*.json
+"""
+
+
+def _add_validate(commands: argparse._SubParsersAction[_Parser]) -> None:
+    validate = commands.add_parser(
+        "validate", help="check recorded hands and matches against the schemas and the rules",
+        description=_VALIDATE_HELP, epilog=_VALIDATE_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    validate.set_defaults(run=_validate)
+    validate.add_argument("files", nargs="+", metavar="FILE",
+                          help="a record file, JSON or JSON Lines ('-': standard input)")
+    validate.add_argument("-q", "--quiet", action="store_true",
+                          help="print only the problems (and the count), not the valid records")
+    validate.add_argument("--json", action="store_true",
+                          help="print the report as JSON: an object per record")
+
+
+def _validate(args: argparse.Namespace) -> int:
+    if args.files.count("-") > 1:
+        raise UsageError("'-' (standard input) can be read only once")
+    lines, ok = report(args.files, quiet=args.quiet, as_json=args.json)
+    _print(lines)
+    return 0 if ok else EXIT_PROBLEMS
 
 
 def _seat(seat: int) -> str:
@@ -407,9 +600,11 @@ def _legal_text(legal: Sequence[Action]) -> str:
 class _Table:
     """One run of ``napkit play``: the engine's players, the human, and what is printed."""
 
-    def __init__(self, game: Game, human: int | None, opponents: str, seed: int) -> None:
+    def __init__(self, game: Game, human: int | None, opponents: str, seed: int,
+                 quiet: bool = False) -> None:
         self.game = game
         self.human = human
+        self.quiet = quiet  # 'napkit record': play the same game, print nothing
         self.chance = random.Random(seed)
         # The players draw from their own source, so that a seed deals the same cards
         # whichever players play them.
@@ -417,11 +612,32 @@ class _Table:
         self.players = [make_player(opponents, game) for _ in range(game.players)]
         self.scores = [0] * game.players  # what the human sees as the standings
         self.number = 0  # the hand being played, counting from 1
+        self.played: list[HandState] = []  # the hands dealt on their own, finished
+        self.final: MatchState | None = None  # the match, once over
 
     def say(self, line: str = "") -> None:
-        print(line)
+        if not self.quiet:
+            print(line)
 
     # --- driving hands and matches -------------------------------------------------------
+    def run(self, match: bool, hands: int | None) -> None:
+        """A match (of ``hands`` hands, or to its end), or ``hands`` hands (default one)."""
+        if match:
+            self.match(hands)
+        else:
+            self.hands(hands or 1)
+
+    def record_text(self, match: bool) -> str:
+        """The record of what was played: a match record, one hand record, or JSON Lines of
+        hand records, one a line."""
+        if match:
+            assert self.final is not None
+            return json.dumps(match_record(self.final), indent=2) + "\n"
+        records = [hand_record(state) for state in self.played]
+        if len(records) == 1:
+            return json.dumps(records[0], indent=2) + "\n"
+        return "".join(json.dumps(record) + "\n" for record in records)
+
     def hands(self, count: int) -> None:
         """Deal ``count`` hands, each on its own (no pool carried), the deal passing left."""
         n = self.game.players
@@ -437,6 +653,7 @@ class _Table:
                     state = self.act(seat, state.view(seat), state.apply)
                 shown = self.events(state, shown)
             self.finish(state)
+            self.played.append(state)
             dealer = (dealer + 1) % n
         if count > 1:
             self.say(f"after {count} hands: " + ", ".join(
@@ -465,6 +682,7 @@ class _Table:
                 finished, hand_shown = len(m.hands), 0
             if m.hand is not None:
                 hand_shown = self.events(m.hand, hand_shown)
+        self.final = m
         result = m.result
         assert result is not None
         self.say(f"match over after {result.hands} hand{'s' if result.hands != 1 else ''}")

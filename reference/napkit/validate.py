@@ -55,13 +55,16 @@ def check_record(record: object, where: str) -> Checked:
                                                 f"unknown format {fmt!r} (one of {known})"),))
     kind = schema.removesuffix("-record")
     summary = _summary(record)
-    found = [Problem(path, None, message) for path, message in schema_problems(schema, record)]
-    if not found:
-        try:
+    stage = "check"
+    try:
+        found = [Problem(path, None, message)
+                 for path, message in schema_problems(schema, record)]
+        if not found:
+            stage = "replay"
             found = check_hand_record(record) if kind == "hand" else check_match_record(record)
-        except Exception as exc:  # a bug of ours must not end the batch: report it, go on
-            found = [Problem("$", None, f"napkit could not replay this record "
-                                        f"({type(exc).__name__}: {exc}); please report it")]
+    except Exception as exc:  # a bug of ours must not end the batch: report it, go on
+        found = [Problem("$", None, f"napkit could not {stage} this record "
+                                    f"({type(exc).__name__}: {exc}); please report it")]
     return Checked(where, kind, summary, tuple(found))
 
 
@@ -76,20 +79,57 @@ def parse_text(text: str, name: str) -> Iterator[tuple[str, object | Problem]]:
     A file that is one JSON document is one record. Otherwise it is read as JSON Lines, each
     non-blank line a record, so that one malformed line spoils only itself.
     """
-    try:
-        yield name, json.loads(text)
+    whole = _load(text)
+    if not isinstance(whole, _Unread):
+        yield name, whole
         return
-    except json.JSONDecodeError as whole:
-        lines = [(n, line) for n, line in enumerate(text.splitlines(), 1) if line.strip()]
-        if len(lines) <= 1 or whole.msg != "Extra data":
-            yield name, _syntax(whole, text)
-            return
+    lines = [(n, line) for n, line in enumerate(text.splitlines(), 1) if line.strip()]
+    # JSON Lines when a first value is followed by more, or (Python's reader having given up
+    # on the whole text) when the first line stands on its own, as a value or unreadable alone.
+    first = _load(lines[0][1]) if lines else None
+    many = (whole.error.msg == "Extra data" if whole.error is not None
+            else not isinstance(first, _Unread) or first.error is None)
+    if len(lines) <= 1 or not many:
+        yield name, whole.problem(text)
+        return
     for number, line in lines:
-        where = f"{name}:{number}"
-        try:
-            yield where, json.loads(line)
-        except json.JSONDecodeError as exc:
-            yield where, _syntax(exc, line, f"column {exc.colno}")
+        value = _load(line)
+        yield f"{name}:{number}", (value.problem(line, per_line=True)
+                                   if isinstance(value, _Unread) else value)
+
+
+@dataclass(frozen=True)
+class _Unread:
+    """Why a text is not a JSON value: a syntax error (with its place), or ``reason``, where
+    Python's reader gave up on text that is not plain JSON (nesting too deep, a number too
+    long, NaN or Infinity)."""
+
+    error: json.JSONDecodeError | None
+    reason: str = ""
+
+    def problem(self, text: str, per_line: bool = False) -> Problem:
+        if self.error is None:
+            return Problem("$", None, f"not JSON: {self.reason}")
+        return _syntax(self.error, text, f"column {self.error.colno}" if per_line else "")
+
+
+def _not_json(constant: str) -> object:
+    raise ValueError(f"{constant} is not a JSON value")
+
+
+def _load(text: str) -> object:
+    """The JSON value of ``text``, or why it is not one (never an exception)."""
+    try:
+        return json.loads(text, parse_constant=_not_json)
+    except json.JSONDecodeError as exc:
+        return _Unread(exc)
+    except RecursionError:
+        return _Unread(None, "arrays or objects nested too deeply to read")
+    except ValueError as exc:  # NaN, Infinity, or a number of thousands of digits
+        reason = str(exc)
+        if "integer string conversion" in reason:
+            reason = "a number with too many digits to read"
+        return _Unread(None, reason)
 
 
 def _syntax(exc: json.JSONDecodeError, text: str, at: str = "") -> Problem:
@@ -130,14 +170,17 @@ def check_sources(sources: Iterable[str]) -> Iterator[Checked]:
 
 def report(sources: list[str], *, quiet: bool = False, as_json: bool = False) -> tuple[
         list[str], bool]:
-    """The lines ``napkit validate`` prints, and whether every record was valid."""
+    """The lines ``napkit validate`` prints, and whether every record was valid. ``quiet``
+    leaves out the valid records (the summary line stays); ``as_json`` gives one JSON array,
+    an object per record (with ``quiet``, per invalid record)."""
     checked = list(check_sources(sources))
     valid = sum(c.valid for c in checked)
     if as_json:
         document = [{"where": c.where, "kind": c.kind, "valid": c.valid,
                      "problems": [{"path": p.path, "rule": p.rule, "message": p.message}
-                                  for p in c.problems]} for c in checked]
-        return [json.dumps(document, indent=2)], valid == len(checked)
+                                  for p in c.problems]}
+                    for c in checked if not (quiet and c.valid)]
+        return [json.dumps(document, indent=2)], bool(checked) and valid == len(checked)
     out: list[str] = []
     for c in checked:
         if not (quiet and c.valid):
