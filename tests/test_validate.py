@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from napkit.cli import EXIT_PROBLEMS, EXIT_USAGE, main
 from napkit.validate import check_sources, report
 
 from tests.fixtures.records import corpus
@@ -90,3 +91,162 @@ def test_json_report() -> None:
     document = json.loads("\n".join(lines))
     assert not ok and document[0]["valid"] is False
     assert document[0]["problems"][0]["rule"] == "NAP-8.1.1"
+
+
+# --- napkit validate, through the command line ---------------------------------------------------
+Capture = pytest.CaptureFixture[str]
+BAD = sorted(n for n, p in EXPECTED.items() if p is not None)
+GOOD = sorted(n for n, p in EXPECTED.items() if p is None)
+
+
+def validate(capsys: Capture, *argv: str) -> tuple[int, list[str], str]:
+    code = main(["validate", *argv])
+    out, err = capsys.readouterr()
+    return code, out.splitlines(), err
+
+
+@pytest.mark.parametrize("name", BAD)
+def test_the_command_names_each_bad_files_path_and_rule(name: str, capsys: Capture) -> None:
+    expected = EXPECTED[name]
+    assert expected is not None
+    code, lines, err = validate(capsys, str(CORPUS / name))
+    assert code == EXIT_PROBLEMS and err == ""
+    for e in expected:
+        # FILE[:LINE]: PATH: [RULE: ]message, the path as expected.json gives its start
+        where = f"{CORPUS / e['where']}: {e['path']}"
+        found = [line for line in lines if line.startswith(where)]
+        assert found, f"nothing reported at {where}: {lines}"
+        after = found[0][len(where):].split(": ", 1)[-1]  # the rule id, if any, comes first
+        if e["rule"] is not None:
+            assert after.startswith(f"{e['rule']}: ") and len(after) > len(e["rule"]) + 2
+        else:
+            assert not after.startswith("NAP-") and after, found[0]
+    assert not any("Traceback" in line for line in lines)
+
+
+def test_a_batch_through_the_command(capsys: Capture) -> None:
+    files = [str(CORPUS / n) for n in sorted(EXPECTED)]
+    code, lines, err = validate(capsys, *files)
+    assert code == EXIT_PROBLEMS and err == ""
+    for name in GOOD:  # every good record is still reported valid, bad ones beside it
+        assert any(line.startswith(f"{CORPUS / name}") and ": valid " in line
+                   for line in lines), name
+    for name in BAD:
+        assert not any(line.startswith(f"{CORPUS / name}: valid") for line in lines), name
+    # bad-batch-one-line.jsonl: its good lines 1 and 3 are valid, line 2 is not
+    batch = CORPUS / "bad-batch-one-line.jsonl"
+    assert f"{batch}:1: valid hand (pagat, 4 players)" in lines
+    assert f"{batch}:3: valid hand (peep, 4 players)" in lines
+    assert any(line.startswith(f"{batch}:2: column ") for line in lines)
+    records = len(list(check_sources(files)))
+    bad = sum(len(EXPECTED[n] or []) for n in BAD)
+    assert lines[-1] == f"{records} records: {records - bad} valid, {bad} invalid"
+
+
+def test_all_valid_exits_0(capsys: Capture) -> None:
+    code, lines, err = validate(capsys, *(str(CORPUS / n) for n in GOOD))
+    assert code == 0 and err == ""
+    assert all(": valid " in line for line in lines[:-1])
+    assert lines[-1].endswith(" 0 invalid")
+
+
+def test_stdin_among_files(monkeypatch: pytest.MonkeyPatch, capsys: Capture) -> None:
+    batch = (CORPUS / "good-batch.jsonl").read_text(encoding="utf-8")
+    monkeypatch.setattr("sys.stdin", io.StringIO(batch))
+    code, lines, _ = validate(capsys, str(CORPUS / "good-hand-peep.json"), "-",
+                              str(CORPUS / "bad-revoke.json"))
+    assert code == EXIT_PROBLEMS
+    assert [line.split(": ")[0] for line in lines[:-1]] == [
+        str(CORPUS / "good-hand-peep.json"), "<stdin>:1", "<stdin>:2", "<stdin>:3",
+        str(CORPUS / "bad-revoke.json")]
+    assert lines[-1] == "5 records: 4 valid, 1 invalid"
+
+
+def test_quiet_prints_only_the_problems(capsys: Capture) -> None:
+    code, lines, _ = validate(capsys, "--quiet", str(CORPUS / "good-hand-peep.json"),
+                              str(CORPUS / "bad-wrong-payment.json"))
+    assert code == EXIT_PROBLEMS
+    assert len(lines) == 2 and lines[-1] == "2 records: 1 valid, 1 invalid"
+    assert lines[0].startswith(f"{CORPUS / 'bad-wrong-payment.json'}: $.outcome.payments[0]")
+    code, lines, _ = validate(capsys, "-q", str(CORPUS / "good-hand-peep.json"))
+    assert code == 0 and lines == ["1 record: 1 valid, 0 invalid"]
+
+
+def test_json_report_through_the_command(capsys: Capture) -> None:
+    files = [str(CORPUS / n) for n in ("good-hand-peep.json", "bad-out-of-turn.json",
+                                       "bad-unknown-card.json")]
+    code = main(["validate", "--json", *files])
+    out, err = capsys.readouterr()
+    assert code == EXIT_PROBLEMS and err == ""
+    document = json.loads(out)
+    assert [(r["where"], r["valid"]) for r in document] == [
+        (files[0], True), (files[1], False), (files[2], False)]
+    assert document[0]["problems"] == [] and document[0]["kind"] == "hand"
+    turn = document[1]["problems"]
+    assert [(p["path"], p["rule"]) for p in turn] == [("$.actions[0].seat", "NAP-1.2.1")]
+    card = document[2]["problems"]
+    assert [(p["path"], p["rule"]) for p in card] == [("$.deal[0]", None)]
+    # --quiet leaves the valid records out of the JSON too
+    assert main(["validate", "--json", "--quiet", *files]) == EXIT_PROBLEMS
+    quiet = json.loads(capsys.readouterr().out)
+    assert [r["where"] for r in quiet] == files[1:]
+    assert main(["validate", "--json", files[0]]) == 0
+    assert json.loads(capsys.readouterr().out)[0]["valid"] is True
+
+
+def test_a_missing_file_is_a_problem_of_that_file(tmp_path: Path, capsys: Capture) -> None:
+    missing = tmp_path / "nowhere.json"
+    code, lines, err = validate(capsys, str(missing), str(CORPUS / "good-hand-peep.json"))
+    assert code == EXIT_PROBLEMS and err == ""
+    assert lines[0].startswith(f"{missing}: $: cannot read: ")
+    assert lines[1].endswith("good-hand-peep.json: valid hand (peep, 4 players)")
+    code, lines, err = validate(capsys, str(tmp_path))  # a folder is not a record
+    assert code == EXIT_PROBLEMS and lines[0].startswith(f"{tmp_path}: $: cannot read: ")
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("[" * 100_000, "nested too deeply"),
+    ("[" * 100_000 + "]" * 100_000, "nested too deeply"),
+    ('{"format": "napkit-hand/1", "players": ' + "7" * 5000 + "}", "too many digits"),
+    ('{"format": "napkit-hand/1", "players": NaN}', "NaN is not a JSON value"),
+    ('{\n "format": "napkit-hand/1",\n "players": Infinity\n}\n', "Infinity is not"),
+])
+def test_json_that_python_will_not_read_is_a_problem(text: str, message: str, tmp_path: Path,
+                                                      capsys: Capture) -> None:
+    path = tmp_path / "odd.json"
+    path.write_text(text, encoding="utf-8")
+    code, lines, err = validate(capsys, str(path))
+    assert code == EXIT_PROBLEMS and err == ""
+    assert lines[0].startswith(f"{path}: $: not JSON: ") and message in lines[0], lines
+    assert lines[-1] == "1 record: 0 valid, 1 invalid"
+
+
+def test_json_lines_with_an_unreadable_line(tmp_path: Path, capsys: Capture) -> None:
+    good = (CORPUS / "good-hand-peep.json").read_text(encoding="utf-8")
+    path = tmp_path / "mixed.jsonl"
+    path.write_text(json.dumps(json.loads(good)) + "\n" + "[" * 100_000 + "\n"
+                    + '{"a": NaN}\n', encoding="utf-8")
+    code, lines, _ = validate(capsys, str(path))
+    assert code == EXIT_PROBLEMS
+    assert lines[0] == f"{path}:1: valid hand (peep, 4 players)"
+    assert lines[1].startswith(f"{path}:2: $: not JSON: ") and "deeply" in lines[1]
+    assert lines[2] == f"{path}:3: $: not JSON: NaN is not a JSON value"
+
+
+@pytest.mark.parametrize(("argv", "expected"), [
+    ([], "the following arguments are required: FILE"),
+    (["-", "-"], "'-' (standard input) can be read only once"),
+    (["--frobnicate", "x.json"], "unrecognized arguments: --frobnicate"),
+])
+def test_usage_errors_are_one_line_exit_2(argv: list[str], expected: str,
+                                          capsys: Capture) -> None:
+    code, lines, err = validate(capsys, *argv)
+    assert code == EXIT_USAGE and lines == []
+    assert expected in err and err.count("\n") == 1
+
+
+def test_help(capsys: Capture) -> None:
+    assert main(["validate", "--help"]) == 0
+    out = capsys.readouterr().out
+    for words in ("JSON Lines", "'-' reads standard input", "--quiet", "--json"):
+        assert words in out
