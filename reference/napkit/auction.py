@@ -14,9 +14,10 @@ from napkit.state import (
     F_AUCTION,
     F_CONTRACT,
     F_DECLARER,
-    F_HISTORY,
+    F_LOG,
     F_PHASE,
     F_TURN,
+    PHASE_CLASSES,
     Auction,
     HandState,
     new_state,
@@ -123,7 +124,7 @@ def apply_call(state: HandState, action: Action) -> HandState:
         raise IllegalActionError("NAP-5.2.1",
                                  f"seat {seat} is to pass or bid in the auction, not to {action}")
     f: list[Any] = list(state)
-    f[F_HISTORY] = state.history + ((seat, action),)
+    f[F_LOG] = (state.log, (seat, action))
     return _advance(state, f, a, seat)
 
 
@@ -158,7 +159,7 @@ def _advance(state: HandState, f: list[Any], a: Auction, seat: int) -> HandState
         while a.passed >> nxt & 1:
             nxt = state.ring[nxt]
         f[F_TURN] = nxt
-        return new_state(f)
+        return _auction_state(f)
     queue = a.queue[1:]
     rnd = a.round
     if not queue and rules.auction == "single-then-raise" and rnd == 1 and a.high >= 0:
@@ -170,7 +171,7 @@ def _advance(state: HandState, f: list[Any], a: Auction, seat: int) -> HandState
     if not queue:
         return _end(f, a)
     f[F_TURN] = queue[0]
-    return new_state(f)
+    return _auction_state(f)
 
 
 def _end(f: list[Any], a: Auction) -> HandState:
@@ -185,3 +186,23 @@ def _end(f: list[Any], a: Auction) -> HandState:
     f[F_DECLARER] = a.high_seat
     f[F_CONTRACT] = a.high
     return widow.start_exchange(new_state(f))
+
+
+class AuctionState(HandState):
+    """A hand in the auction: its ``legal_actions`` and ``apply`` are this module's functions
+    themselves, with no dispatch by phase (see :data:`napkit.state.PHASE_CLASSES`).
+    """
+
+    __slots__ = ()
+
+    legal_actions = legal_calls
+    apply = apply_call
+
+
+PHASE_CLASSES[AUCTION] = AuctionState
+
+# new_state(f) for a state known to be still in the auction, without the Python-level call.
+if TYPE_CHECKING:
+    def _auction_state(fields: list[Any], /) -> HandState: ...
+else:
+    _auction_state = partial(tuple.__new__, AuctionState)

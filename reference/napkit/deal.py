@@ -9,7 +9,7 @@ from napkit import purchase, widow
 from napkit.actions import Action, Deal
 from napkit.cards import cards_of, check_pack
 from napkit.errors import IllegalActionError
-from napkit.state import CHANCE, F_HANDS, F_HISTORY, F_STOCK, F_WIDOW, HandState, new_state
+from napkit.state import CHANCE, F_HANDS, F_LOG, F_STOCK, F_WIDOW, HandState, new_state
 
 if TYPE_CHECKING:
     from napkit.game import Game
@@ -54,6 +54,9 @@ def sample_deal(state: HandState, rng: random.Random) -> Deal:
 _SAMPLED: tuple[tuple[int, ...], int] = ((), 0)
 
 
+_BITS: tuple[int, ...] = tuple(1 << c for c in range(52))
+
+
 def apply_deal(state: HandState, action: Action) -> HandState:
     """Implements: NAP-4.2.1, NAP-4.2.2, NAP-4.2.3, NAP-4.3.1.
 
@@ -76,11 +79,12 @@ def apply_deal(state: HandState, action: Action) -> HandState:
         card, pos = pack[0], 1
     hands = list(state.hands)
     order = state.order
+    bits = _BITS
     for packet in rules.packets:
         for seat in order:
             held = hands[seat]
             for c in pack[pos:pos + packet]:
-                held |= 1 << c
+                held |= bits[c]
             hands[seat] = held
             pos += packet
     if rules.widow and not rules.widow_first:
@@ -89,6 +93,6 @@ def apply_deal(state: HandState, action: Action) -> HandState:
     f[F_HANDS] = tuple(hands)
     f[F_WIDOW] = card
     f[F_STOCK] = pack[pos:]
-    f[F_HISTORY] = state.history + ((CHANCE, action),)
+    f[F_LOG] = (state.log, (CHANCE, action))
     dealt = widow.dealer_look(new_state(f))
     return purchase.start(dealt)

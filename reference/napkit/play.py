@@ -13,19 +13,10 @@ from napkit.actions import PLAYS, Action, Play
 from napkit.cards import SUIT_BITS, SUIT_NAMES, card_words, cards_of, names
 from napkit.errors import IllegalActionError
 from napkit.state import (
-    F_HANDS,
-    F_HISTORY,
-    F_LEADER,
-    F_TRICK,
-    F_TRICKS,
-    F_TRUMPS,
-    F_TURN,
-    F_WON,
-    NOBODY,
+    PHASE_CLASSES,
     PLAY,
     HandState,
     Trick,
-    new_state,
 )
 from napkit.trumps import OBLIGATIONS, fixed_by_lead, opening_leads
 
@@ -108,36 +99,36 @@ def apply_play(state: HandState, action: Action) -> HandState:
     mask = last[1] if last[0] is state else playable(state)
     if not (type(card) is int and 0 <= card < 52 and mask >> card & 1):
         raise refusal(state, card)
-    # The next state: a copy of this one's fields with those the card changes. The card is
-    # in the player's hand (it is playable), so flipping its bit takes it out.
-    seat = state.turn
-    f: list[Any] = list(state)
-    hands = list(state.hands)
-    hands[seat] ^= _BIT[card]
-    f[F_HANDS] = tuple(hands)
-    trumps = state.trumps
+    # The next state: this one's fields, unpacked into locals (the cheapest way to read them
+    # all), with those the card changes replaced. The card is in the player's hand (it is
+    # playable), so flipping its bit takes it out.
+    (game, phase, seat, dealer, order, ring, hands, widow, stock, discards, seen, auction,
+     declarer, contract, trumps, leader, trick, tricks, won, pool, funds, ledger, stakes, log,
+     pending, result) = state
+    held = list(hands)
+    held[seat] ^= _BIT[card]
+    hands = tuple(held)
     if trumps < 0:
-        trumps = f[F_TRUMPS] = fixed_by_lead(card)
-    trick = state.trick + (card,)
-    f[F_HISTORY] = state.history + ((seat, action),)
-    ring = state.ring
-    if len(trick) < len(state.order):
-        f[F_TRICK] = trick
-        f[F_TURN] = ring[seat]
-        return new_state(f)
-    leader = winner = state.leader
+        trumps = fixed_by_lead(card)
+    trick += (card,)
+    log = (log, (seat, action))
+    nxt = ring[seat]
+    if nxt != leader:  # the trick goes on round the table until it comes back to its leader
+        return _play_state((game, phase, nxt, dealer, order, ring, hands, widow, stock,
+                            discards, seen, auction, declarer, contract, trumps, leader, trick,
+                            tricks, won, pool, funds, ledger, stakes, log, pending, result))
+    winner = leader
     for _ in range(winning_card(trick, trumps)):
         winner = ring[winner]
-    tricks = f[F_TRICKS] = state.tricks + (_trick((leader, winner, trick)),)
-    if winner == state.declarer:
-        f[F_WON] += 1
-    f[F_TRICK] = ()
-    f[F_LEADER] = winner
-    if len(tricks) == 5:
-        f[F_TURN] = NOBODY
-        return settlement.settle(new_state(f))
-    f[F_TURN] = winner
-    return new_state(f)
+    tricks += (_trick((leader, winner, trick)),)
+    if winner == declarer:
+        won += 1
+    fields = (game, phase, winner, dealer, order, ring, hands, widow, stock, discards, seen,
+              auction, declarer, contract, trumps, winner, (), tricks, won, pool, funds, ledger,
+              stakes, log, pending, result)
+    if len(tricks) < 5:
+        return _play_state(fields)
+    return settlement.settle(_play_state(fields))
 
 
 _BIT: tuple[int, ...] = tuple(1 << c for c in range(52))
@@ -172,3 +163,23 @@ def refusal(state: HandState, card: object) -> IllegalActionError:
 def _words(mask: int) -> str:
     cards = [card_words(c) for c in cards_of(mask)]
     return cards[0] if len(cards) == 1 else ", ".join(cards[:-1]) + " and " + cards[-1]
+
+
+class PlayState(HandState):
+    """A hand in the play phase: its ``legal_actions`` and ``apply`` are this module's
+    functions themselves, with no dispatch by phase (see :data:`napkit.state.PHASE_CLASSES`).
+    """
+
+    __slots__ = ()
+
+    legal_actions = legal_plays
+    apply = apply_play
+
+
+PHASE_CLASSES[PLAY] = PlayState
+
+# new_state(f) for a state known to be in the play phase, without the Python-level call.
+if TYPE_CHECKING:
+    def _play_state(fields: tuple[Any, ...], /) -> HandState: ...
+else:
+    _play_state = partial(tuple.__new__, PlayState)

@@ -69,9 +69,9 @@ def apply_buy(state: HandState, action: Action) -> HandState:
     if cards & ~hand:
         raise IllegalActionError("NAP-6.2.1",
                                  f"seat {seat} does not hold {names(cards & ~hand)}")
-    history = state.history + ((seat, action),)
+    log = (state.log, (seat, action))
     if cards == 0:
-        return _next_buyer(state._replace(history=history))
+        return _next_buyer(state._replace(log=log))
     rules = state.game.rules
     cost = rules.purchase_cost or 0
     if not _can_pay(state, seat):
@@ -83,7 +83,7 @@ def apply_buy(state: HandState, action: Action) -> HandState:
     funds = state.funds
     if funds is not None:
         funds = funds[:seat] + (funds[seat] - cost,) + funds[seat + 1:]
-    paid = state._replace(pool=state.pool + cost, funds=funds, history=history,
+    paid = state._replace(pool=state.pool + cost, funds=funds, log=log,
                           ledger=state.ledger + (Payment(seat, POOL, cost, "NAP-6.2.1"),))
     drawn = state.stock[:want]
     new_hand = hand & ~cards
@@ -99,7 +99,7 @@ def apply_buy(state: HandState, action: Action) -> HandState:
 
 def _buyer(state: HandState) -> int:
     """The seat whose purchase waits on a reshuffle: the last to act in the history."""
-    return state.history[-1][0]
+    return state.log[1][0] if state.log else -1
 
 
 def sample_reshuffle(state: HandState, rng: random.Random) -> Reshuffle:
@@ -121,7 +121,7 @@ def apply_reshuffle(state: HandState, action: Action) -> HandState:
     hands = state.hands[:seat] + (hand,) + state.hands[seat + 1:]
     done = state._replace(
         hands=hands, stock=action.stock[short:], discards=cards_of(state.pending), pending=0,
-        phase=PURCHASE, turn=seat, history=state.history + ((CHANCE, action),))
+        phase=PURCHASE, turn=seat, log=(state.log, (CHANCE, action)))
     return _next_buyer(done)
 
 

@@ -15,9 +15,8 @@ payment.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterable
-from functools import partial
-from typing import TYPE_CHECKING, NamedTuple
+from collections.abc import Callable, Iterable, Sequence
+from typing import TYPE_CHECKING, NamedTuple, cast
 
 from napkit.actions import Action, ChanceAction
 from napkit.cards import cards_of
@@ -36,6 +35,11 @@ NO_TRUMPS = 4  # the trumps of a contract played without trumps; -1 while not ye
 DEAL, PURCHASE, RESHUFFLE, AUCTION, EXCHANGE, DISCARD, NAMING, PLAY, OVER = range(9)
 PHASE_NAMES = ("deal", "purchase", "reshuffle", "auction", "exchange", "discard", "naming",
                "play", "over")
+
+
+# The actions of a hand as a chain: () before the first; after an action, (the chain before
+# it, (actor, action)). Extending it is one small tuple, however long the hand has run.
+Log = tuple[()] | tuple["Log", tuple[int, Action]]
 
 
 class Payment(NamedTuple):
@@ -107,11 +111,24 @@ class HandState(NamedTuple):
     funds: tuple[int, ...] | None  # each seat's chips, where the match has a fixed stock
     ledger: tuple[Payment, ...]
     stakes: int  # the multiplier of NAP-9.4.1
-    history: tuple[tuple[int, Action], ...]  # (actor, action); chance acts as CHANCE
+    log: Log  # every (actor, action) so far, as a chain: see :attr:`history`
     pending: int  # cards a buyer has discarded while waiting for a reshuffle
     result: Result | None
 
     # --- asking ------------------------------------------------------------------------
+    @property
+    def history(self) -> tuple[tuple[int, Action], ...]:
+        """Every action of the hand so far, in order, as (actor, action); chance acts as
+        :data:`CHANCE`. The state keeps them as a chain (:attr:`log`) that each action
+        extends in one step, rather than a tuple it would copy."""
+        steps = []
+        node = self.log
+        while node:
+            node, step = node
+            steps.append(step)
+        steps.reverse()
+        return tuple(steps)
+
     def is_chance(self) -> bool:
         return self.turn == CHANCE
 
@@ -171,14 +188,32 @@ class HandState(NamedTuple):
 # ``HandState(*fields)`` without the named tuple's Python-level ``__new__``. The hot paths
 # copy a state's fields into a list, change the few that an action changes (by the field
 # indexes below) and build the next state from it: the states themselves stay immutable.
-if TYPE_CHECKING:
-    def new_state(fields: Iterable[object], /) -> HandState: ...
-else:
-    new_state = partial(tuple.__new__, HandState)
+#
+# A state of a phase whose module registers a class of its own (see napkit.play.PlayState)
+# is built as that subclass, whose ``legal_actions`` and ``apply`` are the phase's functions
+# themselves: the hottest phases skip a dispatch per action. The subclasses add no fields,
+# and equality is the tuple's, so a state equals the same fields in the base class.
+PHASE_CLASSES: list[type[HandState]] = [HandState] * len(PHASE_NAMES)
+
+
+def new_state(fields: Sequence[object], /) -> HandState:
+    built: HandState = tuple.__new__(PHASE_CLASSES[cast(int, fields[1])], fields)
+    return built
+
+
+def _make(cls: type[HandState], iterable: Iterable[object]) -> HandState:
+    """``HandState._make`` (and so ``_replace``): the class the new state's phase has."""
+    fields = tuple(iterable)
+    if len(fields) != len(HandState._fields):
+        raise TypeError(f"a hand state has {len(HandState._fields)} fields, not {len(fields)}")
+    return new_state(fields)
+
+
+setattr(HandState, "_make", classmethod(_make))  # noqa: B010 (NamedTuple forbids it in the body)
 
 (F_GAME, F_PHASE, F_TURN, F_DEALER, F_ORDER, F_RING, F_HANDS, F_WIDOW, F_STOCK, F_DISCARDS,
  F_SEEN, F_AUCTION, F_DECLARER, F_CONTRACT, F_TRUMPS, F_LEADER, F_TRICK, F_TRICKS, F_WON, F_POOL,
- F_FUNDS, F_LEDGER, F_STAKES, F_HISTORY, F_PENDING, F_RESULT) = range(26)
+ F_FUNDS, F_LEDGER, F_STAKES, F_LOG, F_PENDING, F_RESULT) = range(26)
 assert HandState._fields[F_RESULT] == "result" and len(HandState._fields) == 26
 
 

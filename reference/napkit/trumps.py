@@ -51,7 +51,7 @@ def apply_name(state: HandState, action: Action) -> HandState:
         raise IllegalActionError(
             "NAP-7.1.2", f"the declarer holds no {SUIT_NAMES[suit]} and may not name a void suit")
     return state._replace(trumps=suit, phase=PLAY, turn=state.declarer, leader=state.declarer,
-                          history=state.history + ((state.declarer, action),))
+                          log=(state.log, (state.declarer, action)))
 
 
 def fixed_by_lead(card: int) -> int:

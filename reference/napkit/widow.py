@@ -22,8 +22,8 @@ from napkit.state import (
     DISCARD,
     EXCHANGE,
     F_FUNDS,
-    F_HISTORY,
     F_LEDGER,
+    F_LOG,
     F_POOL,
     F_SEEN,
     POOL,
@@ -79,7 +79,7 @@ def peek(state: HandState) -> HandState:
     f[F_POOL] = state.pool + cost
     f[F_FUNDS] = funds
     f[F_LEDGER] = state.ledger + (_payment((seat, POOL, cost, "NAP-6.1.1")),)
-    f[F_HISTORY] = state.history + ((seat, PEEK),)
+    f[F_LOG] = (state.log, (seat, PEEK))
     return new_state(f)
 
 
@@ -127,11 +127,11 @@ def legal_exchange(state: HandState) -> tuple[Action, ...]:
 
 def apply_exchange(state: HandState, action: Action) -> HandState:
     """Take the widow into hand, or leave it, where the exchange is optional (NAP-6.3.1)."""
-    history = state.history + ((state.turn, action),)
+    log = (state.log, (state.turn, action))
     if isinstance(action, TakeWidow):
-        return _take(state._replace(history=history), keep=0)
+        return _take(state._replace(log=log), keep=0)
     if isinstance(action, LeaveWidow):
-        return trumps.start(state._replace(history=history))
+        return trumps.start(state._replace(log=log))
     raise IllegalActionError("NAP-6.3.1",
                              f"the declarer is to take or leave the widow, not to {action}")
 
@@ -159,7 +159,7 @@ def apply_discard(state: HandState, action: Action) -> HandState:
     done = state._replace(
         hands=state.hands[:declarer] + (hand,) + state.hands[declarer + 1:],
         discards=state.discards + (card,), pending=0,
-        history=state.history + ((declarer, action),))
+        log=(state.log, (declarer, action)))
     return trumps.start(done)
 
 
