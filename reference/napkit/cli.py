@@ -4,7 +4,8 @@
 ``napkit validate ...``: check recorded hands and matches against their schemas and the rules.
 
 Bad input of any kind is reported on one line (``napkit: <file>: <path>: <message>``) with
-exit status 2 for a usage error and 1 for an invalid spec or ruleset file; never a traceback.
+exit status 2 for a usage error and 1 for an invalid spec, ruleset or record file; never a
+traceback.
 """
 
 from __future__ import annotations
@@ -302,6 +303,10 @@ ends only when the players agree needs --hands).
 --seed S makes a run reproducible: the same seed (and the same typed actions) plays and
 prints the same game again. Without it a seed is drawn and printed, so any game can be
 replayed.
+
+--record FILE also writes the record of what was played, your seat's actions included, as
+'napkit record' writes it (replacing FILE only once the game is over; an abandoned game
+writes nothing).
 """
 
 _PLAY_EPILOG = """\
@@ -347,6 +352,7 @@ def _add_table_options(command: argparse.ArgumentParser) -> None:
     command.add_argument("--match", action="store_true", help="play a match (NAP-10)")
     command.add_argument("--seed", type=int, metavar="S",
                          help="the seed that makes the run replay")
+
 
 def _setup(args: argparse.Namespace) -> tuple[Game, dict[str, str], int]:
     """The game, the option choices and the seed of ``napkit play`` or ``napkit record``;
