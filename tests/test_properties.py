@@ -13,7 +13,7 @@ import random
 from collections.abc import Iterator
 from typing import NamedTuple
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from napkit.actions import (
     LEAVE_WIDOW,
@@ -292,6 +292,14 @@ def play_match(game: Game, seed: int, hands: int, chips: int | None) -> MatchSta
 
 @settings(SETTINGS, max_examples=100)
 @given(tables(), SEEDS, st.integers(1, 8), st.integers(1, 12))
+# Found by Hypothesis: a peep redeal without a fresh ante, after a thrown-in hand in which a
+# player bought a look with their last chips, once went to one player only (NAP-10.3.1).
+@example(Table("peep", 9, (("auction", "until-passes"), ("lowest-bid", "three"),
+                           ("naming", "any-suit"), ("packets", "2-3"),
+                           ("pot-at-end", "split-equally"),
+                           ("pot-doubling", "bidder-matches-pool"),
+                           ("short-payment", "pay-what-you-have"), ("sit-out", "may-sit-out"),
+                           ("throw-in", "redeal-without-ante"))), 97367, 5, 3)
 def test_matches_conserve_units_and_pass_the_deal(table: Table, seed: int, hands: int,
                                                   chips: int) -> None:
     game = table.game

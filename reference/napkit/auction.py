@@ -34,8 +34,8 @@ def start(state: HandState) -> HandState:
     f: list[Any] = list(state)
     f[F_PHASE] = AUCTION
     f[F_TURN] = order[0]
-    f[F_AUCTION] = Auction(order, -1, -1, 0, 0, 0, 1)
-    return new_state(f)
+    f[F_AUCTION] = _auction((order, -1, -1, 0, 0, 0, 1))
+    return _auction_state(f)
 
 
 def _requirements_met(bid: BidRule, made: int) -> bool:
@@ -107,25 +107,24 @@ def apply_call(state: HandState, action: Action) -> HandState:
     kind = type(action)
     if kind is not Pass and kind is not Bid and isinstance(action, Peek):
         return widow.peek(state)
-    a = state.auction
+    queue, high, high_seat, passed, bidders, made, rnd = state.auction
     if kind is Bid or (kind is not Pass and isinstance(action, Bid)):
         bid_id = cast(Bid, action).bid
         index = state.game.bid_index.get(bid_id, -1)
         bid = state.game.rules.bids[index] if index >= 0 else None
-        if bid is None or index <= a.high or not _requirements_met(bid, a.made):
+        if bid is None or index <= high or not _requirements_met(bid, made):
             raise _refuse_bid(state, cast(Bid, action))
-        a = _auction((a.queue, index, seat, a.passed,
-                      a.bidders | (1 << seat if a.round == 1 else 0), a.made | 1 << index,
-                      a.round))
+        high, high_seat, made = index, seat, made | 1 << index
+        if rnd == 1:
+            bidders |= 1 << seat
     elif kind is Pass or isinstance(action, Pass):
-        a = _auction((a.queue, a.high, a.high_seat, a.passed | 1 << seat, a.bidders, a.made,
-                      a.round))
+        passed |= 1 << seat
     else:
         raise IllegalActionError("NAP-5.2.1",
                                  f"seat {seat} is to pass or bid in the auction, not to {action}")
     f: list[Any] = list(state)
     f[F_LOG] = (state.log, (seat, action))
-    return _advance(state, f, a, seat)
+    return _advance(state, f, (queue, high, high_seat, passed, bidders, made, rnd), seat)
 
 
 # Auction(*fields) without the named tuple's Python-level __new__.
@@ -136,7 +135,9 @@ else:
     _auction = partial(tuple.__new__, Auction)
 
 
-def _advance(state: HandState, f: list[Any], a: Auction, seat: int) -> HandState:
+def _advance(state: HandState, f: list[Any],
+             called: tuple[tuple[int, ...], int, int, int, int, int, int],
+             seat: int) -> HandState:
     """Implements: NAP-5.1.2, NAP-5.4.1.
 
     A single-round auction ends when the dealer has spoken. With a raising round, the turn
@@ -147,27 +148,26 @@ def _advance(state: HandState, f: list[Any], a: Auction, seat: int) -> HandState
     passed (or everyone has passed).
 
     (``state`` is the state before the call; ``f`` the fields of the one after it, but for
-    the auction ``a`` and the turn, which are set here.)
+    the auction and the turn, which are set here; ``called`` the auction's fields once the
+    call is counted, the queue still starting with the seat that called.)
     """
+    queue, high, high_seat, passed, bidders, made, rnd = called
     rules = state.game.rules
     if rules.auction == "until-passes":
-        active = [s for s in state.order if not a.passed >> s & 1 and s != a.high_seat]
-        f[F_AUCTION] = a
-        if not active:
+        a = f[F_AUCTION] = _auction(called)
+        if all(passed >> s & 1 or s == high_seat for s in state.order):
             return _end(f, a)
         nxt = state.ring[seat]
-        while a.passed >> nxt & 1:
+        while passed >> nxt & 1:
             nxt = state.ring[nxt]
         f[F_TURN] = nxt
         return _auction_state(f)
-    queue = a.queue[1:]
-    rnd = a.round
-    if not queue and rules.auction == "single-then-raise" and rnd == 1 and a.high >= 0:
+    queue = queue[1:]
+    if not queue and rnd == 1 and high >= 0 and rules.auction == "single-then-raise":
         queue = tuple(s for s in state.order
-                      if rules.raising == "everyone" or a.bidders >> s & 1)
+                      if rules.raising == "everyone" or bidders >> s & 1)
         rnd = 2
-    a = f[F_AUCTION] = _auction((queue, a.high, a.high_seat, a.passed, a.bidders, a.made,
-                                 rnd))
+    a = f[F_AUCTION] = _auction((queue, high, high_seat, passed, bidders, made, rnd))
     if not queue:
         return _end(f, a)
     f[F_TURN] = queue[0]
@@ -197,6 +197,9 @@ class AuctionState(HandState):
 
     legal_actions = legal_calls
     apply = apply_call
+
+    def is_over(self) -> bool:
+        return False  # a hand in this phase is not over, whatever the base class would ask
 
 
 PHASE_CLASSES[AUCTION] = AuctionState

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from operator import itemgetter
+from typing import TYPE_CHECKING, Any, cast
 
 from napkit import purchase, widow
 from napkit.actions import Action, Deal
 from napkit.cards import cards_of, check_pack
-from napkit.errors import IllegalActionError
+from napkit.errors import IllegalActionError, SetupError
 from napkit.state import CHANCE, F_HANDS, F_LOG, F_STOCK, F_WIDOW, HandState, new_state
 
 if TYPE_CHECKING:
@@ -55,6 +57,44 @@ _SAMPLED: tuple[tuple[int, ...], int] = ((), 0)
 
 
 _BITS: tuple[int, ...] = tuple(1 << c for c in range(52))
+Five = tuple[int, int, int, int, int]  # a hand's cards as dealt
+
+
+def _layout(state: HandState) -> tuple[tuple[Callable[[tuple[int, ...]], Five], ...], int, int]:
+    """Where the deal puts each card of the pack, read off the ruleset's packets (NAP-4.2.1 to
+    4.2.3): for each seat clockwise from the dealer's left, a getter of its cards from the pack;
+    the widow's place in the pack (-1: no widow); and where the stock begins."""
+    game = state.game
+    n = len(state.order)
+    key = (id(game), n)
+    found = _LAYOUTS.get(key)
+    if found is not None and found[0] is game:
+        return found[1]
+    rules = game.rules
+    places: list[list[int]] = [[] for _ in range(n)]
+    pos = 0
+    widow_place = -1
+    if rules.widow and rules.widow_first:
+        widow_place, pos = 0, 1
+    for packet in rules.packets:
+        for seat_places in places:
+            seat_places.extend(range(pos, pos + packet))
+            pos += packet
+    if rules.widow and not rules.widow_first:
+        widow_place, pos = pos, pos + 1
+    # Five cards a hand (NAP-4.2.1), so itemgetter always returns a tuple.
+    if any(len(p) != 5 for p in places):
+        raise SetupError("NAP-4.2.1", f"the packets of {game.id} do not deal five cards a hand")
+    getters = tuple(cast(Callable[[tuple[int, ...]], Five], itemgetter(*p)) for p in places)
+    layout = (getters, widow_place, pos)
+    if len(_LAYOUTS) >= 256:
+        _LAYOUTS.clear()
+    _LAYOUTS[key] = (game, layout)
+    return layout
+
+
+_LAYOUTS: dict[tuple[int, int], tuple[Game, tuple[
+    tuple[Callable[[tuple[int, ...]], Five], ...], int, int]]] = {}
 
 
 def apply_deal(state: HandState, action: Action) -> HandState:
@@ -67,28 +107,19 @@ def apply_deal(state: HandState, action: Action) -> HandState:
     """
     if not isinstance(action, Deal):
         raise IllegalActionError("NAP-4.2.2", f"the cards must be dealt first, not {action}")
-    rules = state.game.rules
     pack = action.pack
     mask = _pack(state)[1]
     sampled = _SAMPLED
     if sampled[0] is not pack or sampled[1] != mask:
         check_pack(pack, mask, "NAP-2.2.1")
-    pos = 0
-    card = -1
-    if rules.widow and rules.widow_first:
-        card, pos = pack[0], 1
+    places, card_place, stock_from = _layout(state)
     hands = list(state.hands)
-    order = state.order
     bits = _BITS
-    for packet in rules.packets:
-        for seat in order:
-            held = hands[seat]
-            for c in pack[pos:pos + packet]:
-                held |= bits[c]
-            hands[seat] = held
-            pos += packet
-    if rules.widow and not rules.widow_first:
-        card, pos = pack[pos], pos + 1
+    for i, seat in enumerate(state.order):
+        a, b, c, d, e = places[i](pack)  # five cards a hand (NAP-4.2.1)
+        hands[seat] = bits[a] | bits[b] | bits[c] | bits[d] | bits[e]
+    card = pack[card_place] if card_place >= 0 else -1
+    pos = stock_from
     f: list[Any] = list(state)
     f[F_HANDS] = tuple(hands)
     f[F_WIDOW] = card

@@ -211,8 +211,12 @@ def _antes(match: MatchState) -> MatchState:
         return match._replace(phase=ANTES, queue=tuple(everyone), taking_part=0)
     if _ante_due(match):
         return _deal(_pay_antes(match, everyone), everyone)
-    # A redeal without a fresh ante is dealt to those who took part in the thrown-in hand.
-    seats = [s for s in everyone if match.taking_part >> s & 1] or everyone
+    # A redeal without a fresh ante is dealt to those who took part in the thrown-in hand and
+    # are still in the match; if fewer than two of them are (a look bought with one's last
+    # chips puts a player out), to everyone still in (NAP-10.3.1).
+    seats = [s for s in everyone if match.taking_part >> s & 1]
+    if len(seats) < 2:
+        seats = everyone
     return _deal(match, seats)
 
 

@@ -42,9 +42,9 @@ def playable(state: HandState) -> int:
 
 
 def legal_plays(state: HandState) -> tuple[Action, ...]:
-    global _LAST  # noqa: PLW0603
-    mask = playable(state)
-    _LAST = (state, mask)
+    global _LAST_STATE, _LAST_MASK  # noqa: PLW0603
+    mask = _LAST_MASK = playable(state)
+    _LAST_STATE = state
     t = _SUIT_PLAYS
     return (t[0][mask & 0x1FFF] + t[1][mask >> 13 & 0x1FFF] + t[2][mask >> 26 & 0x1FFF]
             + t[3][mask >> 39 & 0x1FFF])
@@ -52,7 +52,8 @@ def legal_plays(state: HandState) -> tuple[Action, ...]:
 
 # The last state whose plays were listed, with its playable mask: apply_play reuses the mask
 # when the card is played to that very state (states are immutable, so it still holds).
-_LAST: tuple[HandState | None, int] = (None, 0)
+_LAST_STATE: HandState | None = None
+_LAST_MASK = 0
 
 
 def winning_card(trick: tuple[int, ...], trumps: int) -> int:
@@ -95,8 +96,7 @@ def apply_play(state: HandState, action: Action) -> HandState:
         raise IllegalActionError("NAP-8.1.1",
                                  f"seat {state.turn} is to play a card, not to {action}")
     card = action.card
-    last = _LAST
-    mask = last[1] if last[0] is state else playable(state)
+    mask = _LAST_MASK if _LAST_STATE is state else playable(state)
     if not (type(card) is int and 0 <= card < 52 and mask >> card & 1):
         raise refusal(state, card)
     # The next state: this one's fields, unpacked into locals (the cheapest way to read them
@@ -174,6 +174,9 @@ class PlayState(HandState):
 
     legal_actions = legal_plays
     apply = apply_play
+
+    def is_over(self) -> bool:
+        return False  # a hand in this phase is not over, whatever the base class would ask
 
 
 PHASE_CLASSES[PLAY] = PlayState

@@ -7,10 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from napkit import play
 from napkit.state import (
-    F_FUNDS,
-    F_LEDGER,
     F_PHASE,
-    F_POOL,
     F_RESULT,
     F_TURN,
     NOBODY,
@@ -95,8 +92,13 @@ def pay(state: HandState, owed: list[Debt]) -> tuple[list[Payment], tuple[int, .
     pool, if owed, after the players), and the rest is forgiven. Otherwise everything is paid,
     and a balance may go below zero.
     """
-    funds = list(state.funds) if state.funds is not None else None
     pool = state.pool
+    if state.funds is None and len({d[0] for d in owed}) in (1, len(owed)):
+        # No stock of chips, so nothing falls short; and each payer's debts are already
+        # together (one payer, or one debt each), so they are paid as listed.
+        return ([_payment(d) for d in owed if d[2] > 0], None,
+                pool + sum([d[2] for d in owed if d[1] == POOL and d[2] > 0]))
+    funds = list(state.funds) if state.funds is not None else None
     short = funds is not None and state.game.rules.short_payment == "pay-what-you-have"
     payments: list[Payment] = []
     # Each payer's debts, payers in the order of their first debt.
@@ -152,16 +154,14 @@ def settle(state: HandState) -> HandState:
             funds = funds[:declarer] + (funds[declarer] + pool,) + funds[declarer + 1:]
         pool = 0
     ledger = state.ledger + tuple(payments)
-    result = _result((False, declarer, bid.id, state.won, ok,
-                      tuple([t[1] for t in state.tricks]), ledger, pool,
-                      net(ledger, state.game.players)))
-    f: list[Any] = list(state)
-    f[F_PHASE] = OVER
-    f[F_TURN] = NOBODY
-    f[F_POOL] = pool
-    f[F_FUNDS] = funds
-    f[F_LEDGER] = ledger
-    f[F_RESULT] = result
+    (game, _, _, dealer, order, ring, hands, widow, stock, discards, seen, auction, _,
+     contract, trumps, leader, trick, tricks, won, _, _, _, stakes, log, pending,
+     _) = state
+    result = _result((False, declarer, bid.id, won, ok, tuple([t[1] for t in tricks]), ledger,
+                      pool, net(ledger, game.players)))
+    f = (game, OVER, NOBODY, dealer, order, ring, hands, widow, stock, discards, seen, auction,
+         declarer, contract, trumps, leader, trick, tricks, won, pool, funds, ledger, stakes,
+         log, pending, result)
     return new_state(f)
 
 
