@@ -13,7 +13,8 @@ from referencing import Registry, Resource
 from napkit import paths
 from napkit.errors import json_path
 
-RECORD_SCHEMAS = ("card", "action", "result", "hand-record", "match-record", "state", "view")
+RECORD_SCHEMAS = ("card", "action", "result", "hand-record", "match-record", "state", "view",
+                  "adapter", "case")
 
 
 @lru_cache(maxsize=1)
