@@ -15,54 +15,12 @@ engine to the law book:
 
 from __future__ import annotations
 
-import ast
 import random
-import re
-import sys
 from collections.abc import Iterator
-from functools import cache
-from pathlib import Path
-from types import CodeType, FrameType
 
-import napkit
+from napkit.coverage import ENGINE, RULE_ID, citations, exercised, places, tracing
 from napkit.game import Game, default_spec
 from napkit.match import MatchState, new_match
-
-ENGINE = Path(napkit.__file__).parent
-RULE_ID = re.compile(r"\bNAP-\d+\.\d+\.\d+\b")
-# The modules that are the engine: the rules of play live here and nowhere else. The spec
-# tooling (loading, checks, compare, render, cli) handles rule ids as data, not as rules.
-ENGINE_MODULES = ("actions", "auction", "cards", "deal", "game", "match", "observation", "play",
-                  "purchase", "settlement", "state", "trumps", "widow")
-
-
-def _citing(tree: ast.AST) -> Iterator[tuple[str, int, tuple[str, ...]]]:
-    """(qualified name, line, rule ids) of every function or class whose docstring cites rules."""
-
-    def walk(node: ast.AST, prefix: str) -> Iterator[tuple[str, int, tuple[str, ...]]]:
-        for child in ast.iter_child_nodes(node):
-            if isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
-                name = f"{prefix}{child.name}"
-                doc = ast.get_docstring(child) or ""
-                if doc.startswith("Implements:"):
-                    head = doc.split("\n\n", 1)[0]
-                    yield name, child.lineno, tuple(RULE_ID.findall(head))
-                yield from walk(child, name + ".")
-
-    yield from walk(tree, "")
-
-
-@cache
-def citations() -> dict[str, list[tuple[str, str, int]]]:
-    """rule id -> [(module, qualified function name, line)] over the engine's modules."""
-    found: dict[str, list[tuple[str, str, int]]] = {}
-    for module in ENGINE_MODULES:
-        tree = ast.parse((ENGINE / f"{module}.py").read_text(encoding="utf-8"))
-        for name, line, rules in _citing(tree):
-            assert rules, f"{module}.{name} (line {line}) says 'Implements:' but names no rule"
-            for rule in rules:
-                found.setdefault(rule, []).append((module, name, line))
-    return found
 
 
 def _book() -> dict[str, str]:
@@ -76,11 +34,13 @@ def test_every_play_rule_is_cited_exactly_once() -> None:
     cited = citations()
     missing = sorted(play_rules - set(cited), key=default_spec().lawbook.order)
     assert not missing, f"play rules the engine cites nowhere: {missing}"
-    twice = {rule: places for rule, places in cited.items() if len(places) > 1}
+    twice = {rule: where for rule, where in cited.items() if len(where) > 1}
     assert not twice, f"rules cited in more than one place: {twice}"
 
 
 def test_cited_rules_exist_and_govern_play() -> None:
+    empty = [f"{p.module}.{p.name} (line {p.line})" for p in places() if not p.rules]
+    assert not empty, f"docstrings that say 'Implements:' but name no rule: {empty}"
     kinds = _book()
     unknown = sorted(set(citations()) - set(kinds))
     assert not unknown, f"the engine cites rules the law book does not have: {unknown}"
@@ -134,27 +94,39 @@ def _games() -> Iterator[Game]:
 
 
 def test_every_citing_function_runs_in_play() -> None:
-    wanted: dict[tuple[str, str], str] = {}
-    for rule, places in citations().items():
-        for module, name, _ in places:
-            wanted[(f"{module}.py", name.rsplit(".", 1)[-1])] = rule
-    called: set[tuple[str, str]] = set()
-
-    def profile(frame: FrameType, event: str, _arg: object) -> None:
-        if event == "call":
-            code: CodeType = frame.f_code
-            key = (Path(code.co_filename).name, code.co_name)
-            if key in wanted:
-                called.add(key)
-
     rng = random.Random(20261123)
-    sys.setprofile(profile)
-    try:
+    with tracing() as ran:
         for game in _games():
             # A few short matches: antes, the deal passing, pools carried, stakes raised after
             # throw-ins, knock-outs where chips are few, and the end of the match.
             _drive(new_match(game, hands=6, chips=3 if game.rules.bankroll else None), rng)
-    finally:
-        sys.setprofile(None)
-    never = sorted(f"{wanted[key]} ({key[0]}: {key[1]})" for key in set(wanted) - called)
+    never = sorted(f"{rule} ({module}.py: {name})" for rule, where in citations().items()
+                   for module, name, _ in where if rule not in ran)
     assert not never, f"engine functions that cite a rule but never ran: {never}"
+
+
+def test_every_citing_function_is_found_by_the_tracer() -> None:
+    # The tracer knows each citing function by its code object: one that it could not find
+    # would never be counted as run.
+    traced, rules = exercised(lambda: Game.create("pagat", 4).new_hand(0))
+    assert traced.phase_name == "deal"
+    assert "NAP-1.2.1" in rules  # seating, run by new_hand
+    assert "NAP-3.1.1" in rules  # check_table, run by a game built afresh (caches emptied)
+    assert {rule for place in places() for rule in place.rules} == set(citations())
+
+
+def test_what_play_exercises_does_not_depend_on_what_ran_before() -> None:
+    # The engine memoises seatings, legal calls and compiled games; the tracer empties those
+    # caches first, so the same hand exercises the same rules however warm they were.
+    def hand() -> object:
+        rng = random.Random(7)
+        state = Game.create("peep", 4).new_hand(1)
+        while not state.is_over():
+            state = (state.apply(state.sample_chance(rng)) if state.is_chance()
+                     else state.apply(rng.choice(state.legal_actions())))
+        return state
+
+    first = exercised(hand)[1]
+    hand()  # warms every cache
+    assert exercised(hand)[1] == first
+    assert {"NAP-1.2.1", "NAP-5.2.1", "NAP-5.2.5", "NAP-8.1.1"} <= first
