@@ -153,14 +153,10 @@ class HandState(NamedTuple):
         Chance's actions cannot be listed (a shuffle has too many outcomes): draw one with
         :meth:`sample_chance`, or supply one, as a recorded hand does.
         """
-        if self.phase == PLAY:
-            return _legal_plays(self)
         return _LEGAL[self.phase](self)
 
     def apply(self, action: Action) -> HandState:
         """The state after ``action``; :class:`IllegalActionError` (with a rule id) if illegal."""
-        if self.phase == PLAY:
-            return _apply_play(self, action)
         if self.phase == OVER:
             raise IllegalActionError("NAP-8.3.1", "the hand is over; no action can be taken")
         return _APPLY[self.phase](self, action)
@@ -285,7 +281,7 @@ def _chance_legal(state: HandState) -> tuple[Action, ...]:
 # this one, so they are bound on first use (by _bind) rather than imported here, which lets
 # each of them be imported first, on its own.
 def _bind() -> None:
-    global _legal_plays, _apply_play, _sample_deal, _sample_reshuffle  # noqa: PLW0603
+    global _sample_deal, _sample_reshuffle  # noqa: PLW0603
     from napkit import auction, deal, play, purchase, trumps, widow
 
     _LEGAL[:] = [_chance_legal, purchase.legal_buys, _chance_legal, auction.legal_calls,
@@ -294,8 +290,6 @@ def _bind() -> None:
     _APPLY[:] = [deal.apply_deal, purchase.apply_buy, purchase.apply_reshuffle,
                  auction.apply_call, widow.apply_exchange, widow.apply_discard,
                  trumps.apply_name, play.apply_play, play.apply_play]
-    _legal_plays = play.legal_plays
-    _apply_play = play.apply_play
     _sample_deal = deal.sample_deal
     _sample_reshuffle = purchase.sample_reshuffle
 
@@ -317,8 +311,6 @@ def _bind_then_sample(state: HandState, rng: random.Random) -> ChanceAction:
 
 _LEGAL: list[Callable[[HandState], tuple[Action, ...]]] = [_bind_then_legal] * len(PHASE_NAMES)
 _APPLY: list[Callable[[HandState, Action], HandState]] = [_bind_then_apply] * len(PHASE_NAMES)
-_legal_plays: Callable[[HandState], tuple[Action, ...]] = _bind_then_legal
-_apply_play: Callable[[HandState, Action], HandState] = _bind_then_apply
 _sample_deal: Callable[[HandState, random.Random], ChanceAction] = _bind_then_sample
 _sample_reshuffle: Callable[[HandState, random.Random], ChanceAction] = _bind_then_sample
 
