@@ -1,0 +1,233 @@
+"""The conformance suite as files: loading the cases (napkit-case/1) and choosing among them.
+
+A case is one JSON file, ``conformance/cases/RULESET/KIND/NAME.json``, its ``id`` the path
+without ``.json`` (spec/conformance.md, part 1). :func:`load_suite` reads every case under a
+folder and checks each one: its schema (``case.schema.json``), that its id is its path, that
+its id, start request and top-level fields agree, and that the game it names is one the spec
+has (a known ruleset, every option written out with a choice the ruleset offers, a number of
+players it allows). A file that fails any check is a :class:`Problem` (the file, a JSON path,
+a sentence) and is left out; the other files still load.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import json
+import os
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from napkit import paths
+from napkit.conform.fastschema import fast_validator
+from napkit.errors import RuleError, SpecError
+from napkit.schemas import schema_problems
+
+CASE_FORMAT = "napkit-case/1"
+KINDS = ("legal", "illegal", "outcome", "match")
+
+JSONObject = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Case:
+    """One conformance case, as read from its file (``path``)."""
+
+    id: str
+    kind: str
+    ruleset: str
+    options: Mapping[str, str]
+    players: int
+    rules: tuple[str, ...]
+    tags: tuple[str, ...]
+    description: str
+    start: JSONObject
+    steps: tuple[JSONObject, ...]
+    expect: JSONObject
+    path: Path = field(compare=False)
+
+    @classmethod
+    def from_document(cls, doc: JSONObject, path: Path) -> Case:
+        """The case of a document already checked against case.schema.json."""
+        return cls(id=doc["id"], kind=doc["kind"], ruleset=doc["ruleset"],
+                   options=dict(doc["options"]), players=doc["players"],
+                   rules=tuple(doc["rules"]), tags=tuple(doc["tags"]),
+                   description=doc["description"], start=doc["start"],
+                   steps=tuple(doc["steps"]), expect=doc["expect"], path=path)
+
+
+@dataclass(frozen=True)
+class Problem:
+    """Why one case file was left out: the file, where in it (a JSON path), and what."""
+
+    file: str
+    path: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.file}: {self.path}: {' '.join(self.message.split())}"
+
+
+def default_suite_dir() -> Path:
+    """The suite: ``$NAPKIT_SUITE``, else ``<repo>/conformance/cases``."""
+    env = os.environ.get("NAPKIT_SUITE")
+    return Path(env) if env else paths.REPO_ROOT / "conformance" / "cases"
+
+
+def load_suite(root: Path) -> tuple[list[Case], list[Problem]]:
+    """Every case under ``root`` (sorted by id), and the problems of the files left out."""
+    if not root.is_dir():
+        return [], [Problem(str(root), "$", "the suite folder does not exist")]
+    cases: list[Case] = []
+    problems: list[Problem] = []
+    for path in sorted(root.rglob("*.json")):
+        if not path.is_file():
+            continue
+        case, found = load_case(path, root)
+        problems.extend(found)
+        if case is not None:
+            cases.append(case)
+    cases.sort(key=lambda c: c.id)
+    return cases, problems
+
+
+def load_case(path: Path, root: Path) -> tuple[Case | None, list[Problem]]:
+    """One case file, checked; None and its problems if it is not a good case."""
+    shown = _shown(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        return None, [Problem(shown, "$", f"not UTF-8 text ({exc.reason} at byte {exc.start})")]
+    except OSError as exc:
+        return None, [Problem(shown, "$", f"cannot read: {exc.strerror or exc}")]
+    try:
+        doc = json.loads(text, parse_constant=_not_json)
+    except json.JSONDecodeError as exc:
+        return None, [Problem(shown, f"line {exc.lineno}, column {exc.colno}",
+                              f"not JSON: {exc.msg}")]
+    except RecursionError:
+        return None, [Problem(shown, "$", "not JSON: nested too deeply to read")]
+    except ValueError as exc:
+        return None, [Problem(shown, "$", f"not JSON: {exc}")]
+    found = check_document(doc, path.relative_to(root))
+    if found:
+        return None, [Problem(shown, where, message) for where, message in found]
+    return Case.from_document(doc, path), []
+
+
+def check_document(doc: object, relative: Path | None = None) -> list[tuple[str, str]]:
+    """Every problem of a parsed case document, as (JSON path, message): its schema first;
+    if the schema accepts it, that its id is ``relative`` (its path under the suite, when
+    given), that its parts agree, and that the spec has its game."""
+    if not fast_validator("case.schema.json").is_valid(doc):
+        found = schema_problems("case", doc)
+        return found or [("$", "refused by case.schema.json")]
+    assert isinstance(doc, dict)
+    problems: list[tuple[str, str]] = []
+    if relative is not None:
+        expected = relative.with_suffix("").as_posix()
+        if doc["id"] != expected:
+            problems.append(("$.id", f"the id is {doc['id']!r} but the file is at "
+                                     f"{relative.as_posix()!r}: the id must be {expected!r}"))
+    ruleset, kind = doc["id"].split("/")[:2]
+    if ruleset != doc["ruleset"]:
+        problems.append(("$.id", f"the id names ruleset {ruleset!r}, the case "
+                                 f"{doc['ruleset']!r}"))
+    if kind != doc["kind"]:
+        problems.append(("$.id", f"the id names kind {kind!r}, the case {doc['kind']!r}"))
+    for name in ("ruleset", "options", "players"):
+        if doc["start"][name] != doc[name]:
+            problems.append((f"$.start.{name}", f"the start request's {name} "
+                                                f"({doc['start'][name]!r}) is not the case's "
+                                                f"({doc[name]!r})"))
+    if not problems:
+        problems.extend(_game_problems(doc))
+    return problems
+
+
+def _game_problems(doc: JSONObject) -> list[tuple[str, str]]:
+    """The game a case names must be one the spec has, its options all written out."""
+    from napkit.game import Game, default_spec
+
+    try:
+        spec = default_spec()
+    except (SpecError, RuleError) as exc:
+        return [("$.ruleset", f"the spec cannot be loaded to check the case: {exc}")]
+    ruleset = spec.rulesets.get(doc["ruleset"])
+    if ruleset is None:
+        return [("$.ruleset", f"no ruleset {doc['ruleset']!r} in the spec")]
+    found = []
+    options: dict[str, str] = doc["options"]
+    for name in sorted(set(options) - set(ruleset.options)):
+        found.append((f"$.options.{name}", f"{doc['ruleset']} has no option {name!r}"))
+    for name in sorted(set(ruleset.options) - set(options)):
+        found.append(("$.options", f"option {name!r} is not given (every option is written "
+                                   f"out, defaults too: {ruleset.options[name].default!r})"))
+    for name, choice in sorted(options.items()):
+        option = ruleset.options.get(name)
+        if option is not None and choice not in option.choices:
+            found.append((f"$.options.{name}", f"{choice!r} is not a choice of {name} "
+                                               f"(one of {', '.join(option.choices)})"))
+    if found:
+        return found
+    try:
+        Game.create(doc["ruleset"], doc["players"], options)
+    except RuleError as exc:
+        return [("$.players", f"{exc.rule}: {exc.message}")]
+    return []
+
+
+def _not_json(constant: str) -> object:
+    raise ValueError(f"{constant} is not a JSON value")
+
+
+def _shown(path: Path) -> str:
+    try:
+        return str(path.resolve().relative_to(Path.cwd()))
+    except ValueError:
+        return str(path)
+
+
+# --- choosing cases ---------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Filters:
+    """Which cases to run: within one filter any value may match; every filter given must.
+
+    ``rules`` match a case's rule ids whole or by a leading part (``NAP-8`` is chapter 8,
+    ``NAP-8.1`` its first section); ``cases`` are globs on the case id (``pagat/legal/*``).
+    """
+
+    rulesets: tuple[str, ...] = ()
+    rules: tuple[str, ...] = ()
+    tags: tuple[str, ...] = ()
+    kinds: tuple[str, ...] = ()
+    cases: tuple[str, ...] = ()
+
+    def __bool__(self) -> bool:
+        return bool(self.rulesets or self.rules or self.tags or self.kinds or self.cases)
+
+    def admits(self, case: Case) -> bool:
+        if self.rulesets and case.ruleset not in self.rulesets:
+            return False
+        if self.kinds and case.kind not in self.kinds:
+            return False
+        if self.tags and not set(self.tags) & set(case.tags):
+            return False
+        if self.rules and not any(rule_matches(r, wanted)
+                                  for r in case.rules for wanted in self.rules):
+            return False
+        return not self.cases or any(fnmatch.fnmatchcase(case.id, g) for g in self.cases)
+
+
+def rule_matches(rule: str, wanted: str) -> bool:
+    """Whether rule id ``rule`` is ``wanted`` or lies within it (``NAP-8.1.1`` in ``NAP-8``)."""
+    return rule == wanted or rule.startswith(wanted + ".")
+
+
+def select(cases: Iterable[Case], filters: Filters) -> list[Case]:
+    return [c for c in cases if filters.admits(c)]
+
+
+__all__ = ["CASE_FORMAT", "KINDS", "Case", "Filters", "Problem", "check_document",
+           "default_suite_dir", "load_case", "load_suite", "rule_matches", "select"]
