@@ -31,11 +31,8 @@ FULL_PACK = (1 << 52) - 1
 
 
 def suit_of(card: Card) -> Suit:
-    """Implements: NAP-2.1.1.
-
-    The suit of a card. Ranks run two (0) to ace (12) in every suit, so within a suit the
-    higher card is the higher integer; no suit outranks another.
-    """
+    """The suit of a card (NAP-2.1.1). Ranks run two (0) to ace (12) in every suit, so within
+    a suit the higher card is the higher integer; no suit outranks another."""
     return card // 13
 
 

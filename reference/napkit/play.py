@@ -57,10 +57,12 @@ _LAST_MASK = 0
 
 
 def winning_card(trick: tuple[int, ...], trumps: int) -> int:
-    """Implements: NAP-8.2.1.
+    """Implements: NAP-8.2.1, NAP-2.1.1.
 
     The position in the trick of the card that wins it: the highest trump, if any was played;
-    otherwise the highest card of the suit led. Cards of other suits never win.
+    otherwise the highest card of the suit led. Cards of other suits never win. Which card is
+    higher is the ranking of NAP-2.1.1, the same in every suit (ace high, two low): within a
+    suit the higher card is the higher integer.
     """
     best = 0
     top = trick[0]
