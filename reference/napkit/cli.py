@@ -1,7 +1,9 @@
 """``napkit rules ...``: read, compare and check the law book and the rulesets;
 ``napkit play ...``: play hands or a match in the terminal against the engine's own players;
 ``napkit record ...``: write the record of hands or a match the engine's players play;
-``napkit validate ...``: check recorded hands and matches against their schemas and the rules.
+``napkit validate ...``: check recorded hands and matches against their schemas and the rules;
+``napkit conform ...``: run the conformance suite against a program (napkit.conform.cli);
+``napkit adapter``: the reference engine behind the adapter protocol (napkit.adapter).
 
 Bad input of any kind is reported on one line (``napkit: <file>: <path>: <message>``) with
 exit status 2 for a usage error and 1 for an invalid spec, ruleset or record file; never a
@@ -95,6 +97,9 @@ def _parser() -> argparse.ArgumentParser:
     _add_play(commands)
     _add_record(commands)
     _add_validate(commands)
+    from napkit.conform.cli import add_commands  # napkit conform, napkit adapter
+
+    add_commands(commands, _Parser)
     return parser
 
 

@@ -1,0 +1,227 @@
+"""``napkit conform [OPTIONS] [-- COMMAND...]``: run the conformance suite against a program.
+
+Without a command (or with ``--reference``), the program is napkit's own reference adapter,
+``python -m napkit.adapter``; ``--in-process`` runs the reference in this process instead,
+without the protocol's process and pipes. Exit status: 0 when every case that ran passed (or
+failed as the expected-failures file says), 1 otherwise (a failure, an unexpected pass, a bad
+case file, an empty suite or selection, a program that cannot be started), 2 for a usage error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import importlib.util
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from napkit.conform.process import (
+    Channel,
+    ProtocolError,
+    Session,
+    in_process_opener,
+    process_opener,
+)
+from napkit.conform.report import Progress, Run, summary_lines, write_reports
+from napkit.conform.runner import run_suite
+from napkit.conform.suite import KINDS, Case, Filters, default_suite_dir, load_suite, select
+from napkit.conform.xfail import Expected, XfailError, load_xfail
+
+EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+
+EPILOG = """\
+examples:
+  napkit conform                                  the whole suite against the reference
+  napkit conform --ruleset pagat --kind illegal -- node my-nap.js
+  napkit conform --rule NAP-8 --junit report.xml -- ./my-nap --adapter
+  napkit conform --xfail known.json -- python my_nap.py
+
+The program speaks napkit-adapter/1 (spec/conformance.md) on its standard input and output.
+An expected-failures file is {"format": "napkit-xfail/1", "cases": {ID: REASON},
+"rules": {RULE: REASON}}.
+"""
+
+
+def add_commands(commands: Any, parser_class: type[argparse.ArgumentParser]) -> None:
+    """Add ``conform`` and ``adapter`` to napkit's subcommands."""
+    adapter = commands.add_parser(
+        "adapter", help="serve the reference engine over the adapter protocol (stdin/stdout)",
+        description="napkit's engine behind napkit-adapter/1: one JSON request a line on "
+                    "standard input, one JSON response a line on standard output "
+                    "(spec/conformance.md). The same as python -m napkit.adapter.")
+    adapter.set_defaults(run=_adapter)
+    conform = commands.add_parser(
+        "conform", help="run the conformance suite against a program (the reference by default)",
+        description="Run the conformance suite against a Nap program that speaks the adapter "
+                    "protocol, or against napkit's reference engine.",
+        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    assert isinstance(conform, parser_class)
+    conform.add_argument("command", nargs="*", metavar="COMMAND",
+                         help="the program to check and its arguments, after --")
+    which = conform.add_mutually_exclusive_group()
+    which.add_argument("--reference", action="store_true",
+                       help="check napkit's reference adapter (the default without COMMAND)")
+    which.add_argument("--in-process", action="store_true",
+                       help="check the reference engine in this process, without the protocol")
+    conform.add_argument("--suite", metavar="DIR", type=Path,
+                         help="the folder of cases (default: conformance/cases)")
+    for flag, dest, meta, text in [
+            ("--ruleset", "rulesets", "ID", "only cases of this ruleset"),
+            ("--rule", "rules", "RULE", "only cases exercising this rule (NAP-8.1.1) or a "
+                                        "chapter or section of them (NAP-8, NAP-8.1)"),
+            ("--tag", "tags", "TAG", "only cases with this tag"),
+            ("--kind", "kinds", "KIND", f"only cases of this kind ({', '.join(KINDS)})"),
+            ("--case", "cases", "GLOB", "only cases whose id matches (pagat/legal/*)")]:
+        conform.add_argument(flag, dest=dest, action="append", default=[], metavar=meta,
+                             help=text + "; repeatable")
+    conform.add_argument("--timeout", type=_seconds, default=10.0, metavar="SECONDS",
+                         help="time limit for each answer (default 10)")
+    conform.add_argument("-x", "--exitfirst", action="store_true",
+                         help="stop at the first failure")
+    conform.add_argument("--xfail", metavar="FILE", type=Path,
+                         help="the expected-failures file (napkit-xfail/1)")
+    conform.add_argument("--json", metavar="FILE", type=Path, help="write a JSON report")
+    conform.add_argument("--junit", metavar="FILE", type=Path, help="write a JUnit XML report")
+    conform.add_argument("--tap", metavar="FILE", type=Path, help="write a TAP report")
+    conform.add_argument("-q", "--quiet", action="store_true",
+                         help="no progress and no tables: the failures and the totals only")
+    conform.add_argument("--matrix", action="store_true",
+                         help="print the rule-by-ruleset matrix of case counts instead of "
+                              "running (exit 1 if a cell is empty)")
+    conform.set_defaults(run=run_conform)
+
+
+def _adapter(_args: argparse.Namespace) -> int:
+    from napkit.adapter import main
+
+    return main([])
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+    if not value > 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"the time limit must be above 0, not {text}")
+    return value
+
+
+def _say(message: str) -> None:
+    print(f"napkit conform: {message}", file=sys.stderr)
+
+
+def run_conform(args: argparse.Namespace) -> int:
+    """The command: load, choose, run, report."""
+    if args.kinds and (bad := sorted(set(args.kinds) - set(KINDS))):
+        _say(f"no kind {bad[0]!r} (one of {', '.join(KINDS)})")
+        return EXIT_USAGE
+    if args.command and (args.reference or args.in_process):
+        _say("give a COMMAND or --reference/--in-process, not both")
+        return EXIT_USAGE
+    root: Path = args.suite or default_suite_dir()
+    if not root.is_dir():
+        _say(f"the suite is empty: there is no folder {root}")
+        return EXIT_FAILED
+    cases, problems = load_suite(root)
+    for problem in problems:
+        _say(f"bad case file: {problem}")
+    if not cases:
+        if not problems:
+            _say(f"the suite is empty: no case under {root}")
+        return EXIT_FAILED
+    if args.matrix:
+        return _matrix(cases)
+    filters = Filters(tuple(args.rulesets), tuple(args.rules), tuple(args.tags),
+                      tuple(args.kinds), tuple(args.cases))
+    chosen = select(cases, filters)
+    if not chosen:
+        _say(f"no case matches the filters ({len(cases)} cases in the suite)")
+        return EXIT_FAILED
+    expected = Expected()
+    if args.xfail is not None:
+        try:
+            expected = load_xfail(args.xfail)
+        except XfailError as exc:
+            _say(str(exc))
+            return EXIT_FAILED
+    notes = [f"the expected-failures file lists {case_id}, which is not in the suite"
+             for case_id in expected.unknown_cases({c.id for c in cases})]
+    try:
+        run = _run(args, chosen, expected, str(root), notes)
+    except KeyboardInterrupt:
+        _say("interrupted")
+        return 130
+    if run is None:
+        return EXIT_FAILED
+    for line in summary_lines(run, tables=not args.quiet):
+        print(line)
+    unwritten = write_reports(run, [("json", args.json), ("junit", args.junit),
+                                    ("tap", args.tap)])
+    for line in unwritten:
+        _say(line)
+    return EXIT_OK if run.ok and not problems and not unwritten else EXIT_FAILED
+
+
+def _run(args: argparse.Namespace, chosen: list[Case], expected: Expected, suite: str,
+         notes: list[str]) -> Run | None:
+    """Start the program, run the chosen cases on it, end it; None if it cannot be started."""
+    opener, command = _program(args)
+    session = Session(opener, args.timeout)
+    try:
+        hello = session.open()
+    except ProtocolError as exc:
+        _say(f"the program {exc.message}" + (" (it did not complete the handshake)"
+                                              if exc.what != "cannot-start" else ""))
+        for line in exc.stderr.splitlines():
+            print(f"  | {line}", file=sys.stderr)
+        return None
+    program = f"{hello.name} {hello.version}".strip()
+    if not args.quiet:
+        shown = " ".join(command) if command else "in this process"
+        print(f"napkit conform: {len(chosen)} cases against {program} ({shown})", flush=True)
+    progress = Progress(len(chosen), enabled=not args.quiet)
+    began = time.perf_counter()
+    try:
+        results = run_suite(chosen, session, hello.supports, expected.classify, progress.update,
+                            args.exitfirst)
+    except BaseException:  # Ctrl-C above all: the program must not outlive the run
+        session.kill()
+        raise
+    finally:
+        progress.finish()
+    note = session.close()
+    if note:
+        notes.append(f"the program {note}")
+    return Run(results, program, command, suite, time.perf_counter() - began, len(chosen),
+               notes)
+
+
+def reference_command() -> list[str]:
+    """The reference adapter as a program: this Python, ``-m napkit.adapter``."""
+    return [sys.executable, "-m", "napkit.adapter"]
+
+
+def _program(args: argparse.Namespace) -> tuple[Callable[[], Channel], list[str]]:
+    if args.in_process:
+        return in_process_opener(), []
+    command = list(args.command) or reference_command()
+    return process_opener(command), command
+
+
+def _matrix(cases: list[Any]) -> int:
+    """``--matrix``: the coverage matrix of napkit.conform.matrix, when it is there."""
+    if importlib.util.find_spec("napkit.conform.matrix") is None:
+        _say("the coverage matrix (napkit.conform.matrix) is not built yet")
+        return EXIT_FAILED
+    matrix = importlib.import_module("napkit.conform.matrix")
+    lines, empty = matrix.main_matrix(cases)
+    for line in lines:
+        print(line)
+    return EXIT_FAILED if empty else EXIT_OK
+
+
+__all__ = ["add_commands", "reference_command", "run_conform"]

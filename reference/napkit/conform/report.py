@@ -1,0 +1,361 @@
+"""Reports of a conformance run: the terminal summary, JSON, JUnit XML and TAP.
+
+Every report file is written whole or not at all: into a temporary file beside the target,
+then renamed over it (``os.replace``), so a reader (a CI step, a browser) never sees half a
+report and an interrupted run leaves the last complete one in place.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import re
+import sys
+import tempfile
+import time
+import xml.etree.ElementTree as ET
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TextIO
+
+from napkit.conform.runner import (
+    FAILED,
+    PASSED,
+    RULE_NOT_NAMED,
+    SKIPPED,
+    STATUSES,
+    XFAIL,
+    XPASS,
+    CaseResult,
+)
+
+REPORT_FORMAT = "napkit-conform-report/1"
+HEADINGS = {PASSED: "passed", FAILED: "failed", SKIPPED: "skipped", XFAIL: "xfail",
+            XPASS: "xpass"}
+FAILURES_SHOWN = 20  # failures printed in full in the terminal; the reports have them all
+
+
+@dataclass
+class Run:
+    """A finished run: what ran, against what, and how each case went."""
+
+    results: list[CaseResult]
+    program: str  # "napkit 0.1.0"
+    command: list[str]  # the program's command line ([] in-process)
+    suite: str
+    elapsed: float
+    selected: int  # cases chosen by the filters (some may not have run, with --exitfirst)
+    notes: list[str] = field(default_factory=list)  # warnings worth keeping with the report
+
+    @property
+    def counts(self) -> Counter[str]:
+        return Counter(r.status for r in self.results)
+
+    @property
+    def ok(self) -> bool:
+        return not any(r.bad for r in self.results)
+
+    def by(self, key: str) -> dict[str, Counter[str]]:
+        """Counts by status for each ruleset (``key="ruleset"``) or each rule id (``"rule"``):
+        a case counts once under every rule it exercises."""
+        table: dict[str, Counter[str]] = {}
+        for r in self.results:
+            for name in (r.case.rules if key == "rule" else (r.case.ruleset,)):
+                table.setdefault(name, Counter())[r.status] += 1
+        order = rule_order if key == "rule" else str
+        return {name: table[name] for name in sorted(table, key=order)}
+
+
+def rule_order(rule: str) -> tuple[int, ...]:
+    """NAP-8.10.1 after NAP-8.9.1: by the numbers, not the text."""
+    return tuple(int(n) for n in re.findall(r"\d+", rule))
+
+
+# --- the terminal -----------------------------------------------------------------------------
+def summary_lines(run: Run, tables: bool = True) -> list[str]:
+    """The summary printed at the end of a run: the tables by ruleset and by rule, the
+    failures (the first few in full), and the totals."""
+    lines: list[str] = []
+    if tables and run.results:
+        lines += _table("ruleset", run.by("ruleset"))
+        lines.append("")
+        lines += _table("rule", run.by("rule"))
+        lines.append("")
+    bad = [r for r in run.results if r.bad]
+    for r in bad[:FAILURES_SHOWN]:
+        lines += failure_lines(r)
+    if len(bad) > FAILURES_SHOWN:
+        lines.append(f"... and {len(bad) - FAILURES_SHOWN} more (--json, --junit or --tap list "
+                     "them all)")
+    unnamed = sum(r.note == RULE_NOT_NAMED for r in run.results)
+    if unnamed:
+        lines.append(f"note: {unnamed} illegal {_plural(unnamed, 'case')} passed with the "
+                     "action refused but no rule named")
+    lines += [f"note: {n}" for n in run.notes]
+    lines.append(totals_line(run))
+    return lines
+
+
+def failure_lines(r: CaseResult) -> list[str]:
+    if r.status == XPASS:
+        return [f"UNEXPECTED PASS {r.id} (expected to fail: {r.reason})"]
+    lines = [f"FAILED {r.id}: {r.message}"]
+    if r.stderr:
+        lines.append("  its standard error ended with:")
+        lines += [f"  | {line}" for line in r.stderr.splitlines()]
+    return lines
+
+
+def totals_line(run: Run) -> str:
+    counts = run.counts
+    n = len(run.results)
+    parts = [f"{counts[s]} {HEADINGS[s]}" for s in STATUSES if counts[s] or s in (PASSED, FAILED)]
+    rate = f", {n / run.elapsed:.0f} cases/s" if run.elapsed > 0 and n else ""
+    not_run = run.selected - n
+    stopped = f" (stopped after the first failure; {not_run} not run)" if not_run else ""
+    verdict = "ok" if run.ok else "FAILED"
+    return (f"{verdict}: {n} {_plural(n, 'case')} against {run.program}: {', '.join(parts)}"
+            f"{stopped} in {run.elapsed:.1f} s{rate}")
+
+
+def _table(title: str, rows: dict[str, Counter[str]]) -> list[str]:
+    width = max([len(title) + 3, *(len(name) for name in rows)]) + 2
+    head = f"{'by ' + title:<{width}}" + "".join(f"{HEADINGS[s]:>9}" for s in STATUSES)
+    lines = [head]
+    for name, counts in rows.items():
+        lines.append(f"{name:<{width}}" + "".join(f"{counts[s]:>9}" for s in STATUSES))
+    return lines
+
+
+def _plural(n: int, word: str) -> str:
+    return word if n == 1 else word + "s"
+
+
+# --- JSON -------------------------------------------------------------------------------------
+def json_report(run: Run) -> str:
+    def counts(c: Counter[str]) -> dict[str, int]:
+        return {s: c[s] for s in STATUSES}
+
+    document = {
+        "format": REPORT_FORMAT,
+        "program": {"name": run.program, "command": run.command},
+        "suite": run.suite,
+        "ok": run.ok,
+        "elapsed": round(run.elapsed, 3),
+        "totals": {"cases": len(run.results), "selected": run.selected,
+                   **counts(run.counts),
+                   "rule_not_named": sum(r.note == RULE_NOT_NAMED for r in run.results)},
+        "by_ruleset": {k: counts(v) for k, v in run.by("ruleset").items()},
+        "by_rule": {k: counts(v) for k, v in run.by("rule").items()},
+        "notes": run.notes,
+        "cases": [_case_json(r) for r in run.results],
+    }
+    return json.dumps(document, indent=1, ensure_ascii=False) + "\n"
+
+
+def _case_json(r: CaseResult) -> dict[str, Any]:
+    out: dict[str, Any] = {"id": r.id, "ruleset": r.case.ruleset, "kind": r.case.kind,
+                           "rules": list(r.case.rules), "status": r.status,
+                           "duration": round(r.duration, 6)}
+    if r.status in (FAILED, XFAIL, SKIPPED) and r.message:
+        out["message"] = r.message
+    if r.where:
+        out["where"] = r.where
+    if r.status in (FAILED, XFAIL) and (r.expected is not None or r.got is not None):
+        out["expected"], out["got"] = r.expected, r.got
+    for name in ("note", "reason", "stderr"):
+        if getattr(r, name):
+            out[name] = getattr(r, name)
+    return out
+
+
+# --- JUnit XML --------------------------------------------------------------------------------
+_XML_BAD = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
+
+
+def _xml(text: str) -> str:
+    """Text XML 1.0 can hold (a program's standard error may have control characters)."""
+    return _XML_BAD.sub("?", text)
+
+
+def junit_report(run: Run) -> str:
+    counts = run.counts
+    root = ET.Element("testsuites", name="napkit conform", tests=str(len(run.results)),
+                      failures=str(counts[FAILED] + counts[XPASS]), errors="0",
+                      skipped=str(counts[SKIPPED] + counts[XFAIL]), time=f"{run.elapsed:.3f}")
+    suites: dict[str, ET.Element] = {}
+    tallies: dict[str, Counter[str]] = {}
+    for r in run.results:
+        ruleset = r.case.ruleset
+        if ruleset not in suites:
+            suites[ruleset] = ET.SubElement(root, "testsuite", name=ruleset)
+            tallies[ruleset] = Counter()
+        tally = tallies[ruleset]
+        tally[r.status] += 1
+        tally["time_us"] += round(r.duration * 1e6)
+        case = ET.SubElement(suites[ruleset], "testcase", classname=f"{ruleset}.{r.case.kind}",
+                             name=r.id, time=f"{r.duration:.6f}")
+        if r.status == FAILED:
+            body = r.message + (f"\n\nstandard error:\n{r.stderr}" if r.stderr else "")
+            failure = ET.SubElement(case, "failure", message=_xml(_first_line(r.message)),
+                                    type=r.where or "failed")
+            failure.text = _xml(body)
+        elif r.status == XPASS:
+            ET.SubElement(case, "failure", message=_xml(f"unexpected pass: {r.reason}"),
+                          type="unexpected-pass")
+        elif r.status == XFAIL:
+            ET.SubElement(case, "skipped", message=_xml(f"expected failure: {r.reason}: "
+                                                        f"{_first_line(r.message)}"))
+        elif r.status == SKIPPED:
+            ET.SubElement(case, "skipped", message=_xml(r.message))
+        if r.note:
+            ET.SubElement(case, "system-out").text = _xml(r.note)
+    for ruleset, element in suites.items():
+        t = tallies[ruleset]
+        element.set("tests", str(sum(t[s] for s in STATUSES)))
+        element.set("failures", str(t[FAILED] + t[XPASS]))
+        element.set("errors", "0")
+        element.set("skipped", str(t[SKIPPED] + t[XFAIL]))
+        element.set("time", f"{t['time_us'] / 1e6:.6f}")
+    ET.indent(root)
+    return ET.tostring(root, encoding="unicode", xml_declaration=True) + "\n"
+
+
+def _first_line(text: str) -> str:
+    return text.splitlines()[0] if text else ""
+
+
+# --- TAP --------------------------------------------------------------------------------------
+def tap_report(run: Run) -> str:
+    """TAP version 13: one test point per case run; skips are ``# SKIP``, expected failures
+    ``not ok ... # TODO``, an unexpected pass ``not ok`` (it fails the run)."""
+    lines = ["TAP version 13", f"1..{len(run.results)}"]
+    for n, r in enumerate(run.results, 1):
+        name = r.id.replace("#", "_")
+        if r.status == PASSED:
+            lines.append(f"ok {n} - {name}" + (f" # {r.note}" if r.note else ""))
+        elif r.status == SKIPPED:
+            lines.append(f"ok {n} - {name} # SKIP {_tap_text(r.message)}")
+        elif r.status == XFAIL:
+            lines.append(f"not ok {n} - {name} # TODO expected failure: {_tap_text(r.reason)}")
+        elif r.status == XPASS:
+            lines.append(f"not ok {n} - {name} (unexpected pass; expected to fail: "
+                         f"{_tap_text(r.reason)})")
+        else:
+            lines.append(f"not ok {n} - {name}")
+        if r.status in (FAILED, XFAIL):
+            lines += _tap_yaml(r)
+    return "\n".join(lines) + "\n"
+
+
+def _tap_text(text: str) -> str:
+    return " ".join(text.replace("#", "\\#").split())
+
+
+def _tap_yaml(r: CaseResult) -> list[str]:
+    block = {"message": r.message, "where": r.where}
+    if r.expected is not None or r.got is not None:
+        block["expected"] = json.dumps(r.expected)
+        block["got"] = json.dumps(r.got)
+    if r.stderr:
+        block["stderr"] = r.stderr
+    # JSON strings are YAML strings: every value is quoted, whatever it holds.
+    return ["  ---", *(f"  {k}: {json.dumps(v, ensure_ascii=False)}" for k, v in block.items()),
+            "  ..."]
+
+
+# --- writing ----------------------------------------------------------------------------------
+def write_atomic(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` whole or not at all (a temporary file, then os.replace)."""
+    parent = path.parent if str(path.parent) else Path(".")
+    fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            out.write(text)
+            out.flush()
+            os.fsync(out.fileno())
+        try:
+            mode = path.stat().st_mode & 0o777
+        except FileNotFoundError:
+            umask = os.umask(0)
+            os.umask(umask)
+            mode = 0o666 & ~umask
+        os.chmod(temp, mode)
+        os.replace(temp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temp)
+        raise
+
+
+# --- progress ---------------------------------------------------------------------------------
+class Progress:
+    """A progress bar on a terminal; elsewhere a line every ``every`` cases (0: none)."""
+
+    def __init__(self, total: int, stream: TextIO | None = None, every: int = 1000,
+                 enabled: bool = True) -> None:
+        self.total = total
+        self.stream = stream if stream is not None else sys.stderr
+        self.tty = enabled and _isatty(self.stream)
+        self.every = every if enabled else 0
+        self.done = 0
+        self.failed = 0
+        self.began = time.monotonic()
+        self.drawn = 0.0
+
+    def update(self, result: CaseResult) -> None:
+        self.done += 1
+        self.failed += result.bad
+        if self.tty:
+            now = time.monotonic()
+            if now - self.drawn >= 0.1 or self.done == self.total:
+                self.drawn = now
+                self._draw(now)
+        elif self.every and self.done % self.every == 0 and self.done < self.total:
+            self.stream.write(f"napkit conform: {self.done}/{self.total} cases, "
+                              f"{self.failed} failed\n")
+            self.stream.flush()
+
+    def _draw(self, now: float) -> None:
+        width = 30
+        filled = width * self.done // max(self.total, 1)
+        rate = self.done / (now - self.began) if now > self.began else 0.0
+        failed = f", {self.failed} failed" if self.failed else ""
+        self.stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {self.done}/{self.total} "
+                          f"cases{failed} ({rate:.0f}/s)\x1b[K")
+        self.stream.flush()
+
+    def finish(self) -> None:
+        if self.tty and self.done:
+            self.stream.write("\r\x1b[K")
+            self.stream.flush()
+
+
+def _isatty(stream: TextIO) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+def write_reports(run: Run, targets: Iterable[tuple[str, Path | None]]) -> list[str]:
+    """Write each asked-for report (``json``, ``junit``, ``tap``); the lines to print for
+    those that could not be written."""
+    makers = {"json": json_report, "junit": junit_report, "tap": tap_report}
+    problems = []
+    for kind, path in targets:
+        if path is None:
+            continue
+        try:
+            write_atomic(path, makers[kind](run))
+        except OSError as exc:
+            problems.append(f"cannot write the {kind} report {path}: {exc.strerror or exc}")
+    return problems
+
+
+__all__ = ["REPORT_FORMAT", "Progress", "Run", "failure_lines", "json_report", "junit_report",
+           "rule_order", "summary_lines", "tap_report", "totals_line", "write_atomic",
+           "write_reports"]

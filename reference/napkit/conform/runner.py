@@ -1,0 +1,321 @@
+"""Running cases against a program: one case (:func:`run_case`) and a whole run
+(:func:`run_suite`), as spec/conformance.md part 1 defines each kind.
+
+* ``legal``: before each step that lists the legal actions, the program's turn and set of
+  actions must be the case's (order does not matter); every step must be accepted.
+* ``illegal``: every step accepted; then ``expect.refuse`` must be refused, for the expected
+  rule (passes), for no named rule (passes, noted *rule not named*), or for another rule
+  (fails).
+* ``outcome``: every step accepted; then the hand must be over with the expected outcome: the
+  fields compared one by one; payments by payer, payee and amount in order (and by rule where
+  the program names one); the tricks' cards only where the program gives them.
+* ``match``: the same for a match: balances, pool, winners, hands played, seats out.
+
+The first disagreement fails the case, with the step, what was expected and what came back.
+A program that breaks the protocol fails the case in progress and is started again.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from napkit.conform.process import ProtocolError, Session
+from napkit.conform.suite import Case
+from napkit.conform.support import skip_reason
+
+PASSED, FAILED, SKIPPED, XFAIL, XPASS = "passed", "failed", "skipped", "xfail", "xpass"
+STATUSES = (PASSED, FAILED, SKIPPED, XFAIL, XPASS)
+RULE_NOT_NAMED = "rule not named"
+RESTARTS_IN_A_ROW = 3  # failed restarts in a row after which the remaining cases are not run
+
+JSONObject = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class CaseResult:
+    """How one case went."""
+
+    case: Case
+    status: str  # one of STATUSES
+    message: str = ""  # why it failed (or, skipped, why it was not run)
+    where: str = ""  # "start", "step 3", "refuse", "outcome"
+    expected: Any = None
+    got: Any = None
+    note: str = ""  # a pass with a remark: RULE_NOT_NAMED
+    reason: str = ""  # the expected-failures file's reason (xfail, xpass)
+    stderr: str = ""  # the program's last lines of standard error, when it broke the protocol
+    duration: float = 0.0
+
+    @property
+    def id(self) -> str:
+        return self.case.id
+
+    @property
+    def bad(self) -> bool:
+        """Whether this result makes the run fail: an unexpected failure or pass."""
+        return self.status in (FAILED, XPASS)
+
+
+class DisagreementError(Exception):
+    """The program's answer is not the case's: where, what, expected and got."""
+
+    def __init__(self, where: str, message: str, expected: Any = None, got: Any = None) -> None:
+        super().__init__(where, message)
+        self.where = where
+        self.message = message
+        self.expected = expected
+        self.got = got
+
+
+# --- one case ---------------------------------------------------------------------------------
+def run_case(case: Case, session: Session) -> CaseResult:
+    """Run ``case`` on a session whose program is running. A program that breaks the protocol
+    is killed (the caller starts it again); nothing is raised."""
+    began = time.perf_counter()
+    try:
+        note = _play(case, session.call)
+    except DisagreementError as exc:
+        return CaseResult(case, FAILED, f"{exc.where}: {exc.message}", exc.where, exc.expected,
+                          exc.got, duration=time.perf_counter() - began)
+    except ProtocolError as exc:
+        stderr = exc.stderr
+        session.kill()
+        return CaseResult(case, FAILED, f"the program {exc.message} (it was restarted)",
+                          exc.what, stderr=stderr, duration=time.perf_counter() - began)
+    return CaseResult(case, PASSED, note=note, duration=time.perf_counter() - began)
+
+
+Call = Callable[..., JSONObject]
+
+
+def _play(case: Case, call: Call) -> str:
+    start = dict(case.start)
+    kind = start.pop("type")
+    _answer(call(kind, **start), ("ok",), kind, "start")
+    check_legal = case.kind == "legal"
+    for i, step in enumerate(case.steps):
+        where = f"step {i}"
+        seat, action = step["seat"], step["action"]
+        if check_legal and "legal" in step:
+            answer = _answer(call("legal"), ("legal",), "legal", where)
+            _compare_legal(where, seat, step["legal"], answer)
+        answer = _answer(call("apply", seat=seat, action=action), ("accepted", "refused"),
+                         "apply", where)
+        if answer["type"] == "refused":
+            raise DisagreementError(
+                where, f"refused {_who(seat)}'s {_action(action)} ({_rule(answer)}"
+                       f"{answer.get('reason', '')}); the case has it accepted",
+                "accepted", _short_answer(answer))
+    if case.kind == "illegal":
+        return _refusal(case.expect["refuse"], call)
+    if case.kind in ("outcome", "match"):
+        answer = _answer(call("outcome"), ("outcome",), "outcome", "outcome")
+        got = answer["outcome"]
+        what = "match" if case.kind == "match" else "hand"
+        if got is None:
+            raise DisagreementError("outcome", f"the {what} is not over after the last step",
+                                    f"the {what} over", None)
+        if case.kind == "match":
+            _compare_match(case.expect["outcome"], got)
+        else:
+            _compare_hand(case.expect["outcome"], got)
+    return ""
+
+
+def _answer(answer: JSONObject, types: Sequence[str], request: str, where: str) -> JSONObject:
+    kind = answer["type"]
+    if kind in types:
+        return answer
+    if kind == "error":
+        raise DisagreementError(
+            where, f"the program could not serve the {request} request: "
+                   f"{answer.get('message', '')}", " or ".join(types), answer)
+    raise DisagreementError(
+        where, f"answered the {request} request with {kind!r}, not "
+               f"{' or '.join(repr(t) for t in types)}", " or ".join(types), answer)
+
+
+def _refusal(expect: JSONObject, call: Call) -> str:
+    seat, action, rule = expect["seat"], expect["action"], expect["rule"]
+    answer = _answer(call("apply", seat=seat, action=action), ("accepted", "refused"),
+                     "apply", "refuse")
+    if answer["type"] == "accepted":
+        raise DisagreementError(
+            "refuse", f"accepted {_who(seat)}'s {_action(action)}; it breaks {rule}",
+            f"refused ({rule})", "accepted")
+    got = answer.get("rule")
+    if got is None:
+        return RULE_NOT_NAMED
+    if got != rule:
+        raise DisagreementError(
+            "refuse", f"refused {_who(seat)}'s {_action(action)} for another rule: {got} "
+                      f"({answer.get('reason', '')}), not {rule}", rule, got)
+    return ""
+
+
+# --- comparisons ------------------------------------------------------------------------------
+def action_key(action: object) -> str:
+    """An action's identity for comparing sets of legal actions: its JSON with sorted keys,
+    the cards of a buy taken as a set (formats.md fixes no order for them)."""
+    if isinstance(action, dict) and action.get("type") == "buy" and isinstance(
+            action.get("cards"), list):
+        action = {**action, "cards": sorted(map(str, action["cards"]))}
+    return json.dumps(action, sort_keys=True, separators=(",", ":"))
+
+
+def _compare_legal(where: str, seat: int, expected: list[Any], answer: JSONObject) -> None:
+    turn = answer["turn"]
+    wanted = "chance" if seat is None else seat
+    if json.dumps(turn) != json.dumps(wanted):
+        raise DisagreementError(where, f"whose turn: expected {_turn(wanted)}, got {_turn(turn)}",
+                                wanted, turn)
+    want = {action_key(a): a for a in expected}
+    have = {action_key(a): a for a in answer["actions"]}
+    if want.keys() != have.keys():
+        missing = [want[k] for k in want if k not in have]
+        extra = [have[k] for k in have if k not in want]
+        parts = []
+        if missing:
+            parts.append(f"missing {_actions(missing)}")
+        if extra:
+            parts.append(f"not legal but listed {_actions(extra)}")
+        raise DisagreementError(where, f"{_who(seat)}'s legal actions differ: {'; '.join(parts)}",
+                                expected, answer["actions"])
+
+
+HAND_FIELDS = ("thrown_in", "declarer", "contract", "declarer_tricks", "made", "trick_winners",
+               "payments", "pool", "net")
+MATCH_FIELDS = ("balances", "pool", "winners", "hands", "out")
+
+
+def _compare_hand(expected: JSONObject, got: JSONObject) -> None:
+    if "balances" in got:
+        raise DisagreementError("outcome", "gave a match's outcome for a hand", expected, got)
+    for name in HAND_FIELDS:
+        if name == "payments":
+            _compare_payments(expected["payments"], got["payments"])
+        else:
+            _same(f"outcome.{name}", expected[name], got[name])
+    if "tricks" in got and "tricks" in expected:
+        mine, theirs = expected["tricks"], got["tricks"]
+        _same("outcome.tricks (count)", len(mine), len(theirs))
+        for i, (e, g) in enumerate(zip(mine, theirs, strict=True)):
+            _same(f"outcome.tricks[{i}]", e, g)
+
+
+def _compare_payments(expected: list[JSONObject], got: list[JSONObject]) -> None:
+    for i, (e, g) in enumerate(zip(expected, got, strict=False)):
+        keys: tuple[str, ...] = ("payer", "payee", "amount")
+        if g.get("rule") is not None and "rule" in e:
+            keys += ("rule",)
+        mine = {k: e.get(k) for k in keys}
+        theirs = {k: g.get(k) for k in keys}
+        _same(f"outcome.payments[{i}]", mine, theirs)
+    if len(expected) != len(got):
+        n = min(len(expected), len(got))
+        raise DisagreementError(f"outcome.payments[{n}]",
+                                f"expected {len(expected)} payments, got {len(got)}",
+                                expected[n:], got[n:])
+
+
+def _compare_match(expected: JSONObject, got: JSONObject) -> None:
+    if "balances" not in got:
+        raise DisagreementError("outcome", "gave a hand's outcome for a match", expected, got)
+    for name in MATCH_FIELDS:
+        mine, theirs = expected[name], got[name]
+        if name in ("winners", "out"):  # sets of seats
+            mine, theirs = sorted(mine), sorted(theirs)
+        _same(f"outcome.{name}", mine, theirs)
+
+
+def _same(where: str, expected: Any, got: Any) -> None:
+    # By JSON text: 1 and true, 0 and false are different answers.
+    if json.dumps(expected, sort_keys=True) != json.dumps(got, sort_keys=True):
+        raise DisagreementError(where, f"expected {_json(expected)}, got {_json(got)}",
+                                expected, got)
+
+
+# --- wording ----------------------------------------------------------------------------------
+def _who(seat: object) -> str:
+    return "chance" if seat is None else f"seat {seat}"
+
+
+def _turn(turn: object) -> str:
+    return f"seat {turn}" if type(turn) is int else json.dumps(turn)
+
+
+def _rule(answer: JSONObject) -> str:
+    rule = answer.get("rule")
+    return f"{rule}: " if rule else "no rule named: "
+
+
+def _action(action: Any) -> str:
+    if isinstance(action, dict):
+        for name in ("pack", "stock"):
+            if isinstance(action.get(name), list) and len(action[name]) > 6:
+                return _json({**action, name: f"[{len(action[name])} cards]"})
+    return _json(action)
+
+
+def _actions(actions: Iterable[Any]) -> str:
+    return ", ".join(_action(a) for a in actions)
+
+
+def _json(value: Any) -> str:
+    text = json.dumps(value, separators=(", ", ": "))
+    return text if len(text) <= 400 else text[:400] + "..."
+
+
+def _short_answer(answer: JSONObject) -> JSONObject:
+    return {k: v for k, v in answer.items() if k != "id"}
+
+
+# --- a whole run --------------------------------------------------------------------------------
+def run_suite(cases: Sequence[Case], session: Session, supports: Mapping[str, Any],
+              classify: Callable[[CaseResult], CaseResult] = lambda r: r,
+              on_result: Callable[[CaseResult], None] = lambda r: None,
+              exitfirst: bool = False) -> list[CaseResult]:
+    """Run ``cases`` in order on ``session`` (already through its first handshake); skip what
+    ``supports`` leaves out; ``classify`` turns failures and passes into expected failures and
+    unexpected passes. With ``exitfirst``, stop after the first failure (or unexpected pass)."""
+    results: list[CaseResult] = []
+    failed_restarts = 0
+    for case in cases:
+        reason = skip_reason(case, supports)
+        if reason is not None:
+            result = CaseResult(case, SKIPPED, reason)
+        elif not session.alive and failed_restarts >= RESTARTS_IN_A_ROW:
+            result = CaseResult(case, FAILED, f"not run: the program could not be restarted "
+                                              f"({RESTARTS_IN_A_ROW} tries in a row failed)",
+                                "start")
+        else:
+            result = _run_one(case, session)
+            failed_restarts = failed_restarts + 1 if result.where == "restart" else 0
+        result = classify(result)
+        results.append(result)
+        on_result(result)
+        if exitfirst and result.bad:
+            break
+    return results
+
+
+def _run_one(case: Case, session: Session) -> CaseResult:
+    if not session.alive:
+        try:
+            session.open()
+        except ProtocolError as exc:
+            return CaseResult(case, FAILED, f"the program could not be restarted: it "
+                                            f"{exc.message}", "restart", stderr=exc.stderr)
+    return run_case(case, session)
+
+
+def with_status(result: CaseResult, status: str, reason: str) -> CaseResult:
+    return replace(result, status=status, reason=reason)
+
+
+__all__ = ["FAILED", "PASSED", "RULE_NOT_NAMED", "SKIPPED", "STATUSES", "XFAIL", "XPASS",
+           "CaseResult", "DisagreementError", "action_key", "run_case", "run_suite", "with_status"]

@@ -1,0 +1,54 @@
+"""What a program said it supports in its handshake, and which cases that leaves out.
+
+spec/conformance.md 2.2: ``supports.kinds`` lists the kinds of case; ``supports.rulesets``
+maps each ruleset id to its option choices (a list, or ``"*"`` for every choice; an option not
+listed is supported at its default only) and, optionally, its table sizes. A case outside
+that is *skipped*, never passed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from napkit.conform.suite import Case
+from napkit.errors import RuleError, SpecError
+
+
+def option_defaults(ruleset: str) -> Mapping[str, str] | None:
+    """Each option's default in napkit's spec, or None if the spec has no such ruleset."""
+    from napkit.game import default_spec
+
+    try:
+        found = default_spec().rulesets.get(ruleset)
+    except (SpecError, RuleError):
+        return None
+    return None if found is None else {n: o.default for n, o in found.options.items()}
+
+
+def skip_reason(case: Case, supports: Mapping[str, Any]) -> str | None:
+    """Why the program does not play this case (None: it does)."""
+    kinds = supports.get("kinds", [])
+    if case.kind not in kinds:
+        return f"kind {case.kind} not supported"
+    entry = supports.get("rulesets", {}).get(case.ruleset)
+    if entry is None:
+        return f"ruleset {case.ruleset} not supported"
+    players = entry.get("players")
+    if players is not None and case.players not in players:
+        return f"{case.players} players not supported in {case.ruleset}"
+    declared = entry.get("options", {})
+    defaults = option_defaults(case.ruleset) or {}
+    for name, choice in sorted(case.options.items()):
+        allowed = declared.get(name)
+        if allowed == "*":
+            continue
+        if allowed is None:
+            if defaults.get(name) != choice:
+                return f"option {name}={choice} not supported (only its default)"
+        elif choice not in allowed:
+            return f"option {name}={choice} not supported"
+    return None
+
+
+__all__ = ["option_defaults", "skip_reason"]
