@@ -69,6 +69,7 @@ from napkit.validate import FORMATS, check_sources, parse_text
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "tests" / "fixtures" / "records"
 LONG_PASS = 10.0  # seconds: a pass this long is not repeated
+WIDTH = 56  # of the first column of the table
 Record = dict[str, Any]
 Check = Callable[[Any], bool]
 
@@ -373,7 +374,7 @@ def main(argv: Sequence[str] | None = None) -> None:  # noqa: PLR0915 (one repor
 
     schema_rate = timings[0].best
     replay_rate = next(t.best for t in timings if t.label.startswith("(b)"))
-    print(f"\n{'check':<52} {'records/s':>10} {'per record':>11} {'vs jsonschema':>14} "
+    print(f"\n{'check':<{WIDTH}} {'records/s':>10} {'per record':>11} {'vs jsonschema':>14} "
           f"{'passes':>6}")
     for t in timings:
         per = 1 / t.best
@@ -381,7 +382,8 @@ def main(argv: Sequence[str] | None = None) -> None:  # noqa: PLR0915 (one repor
         versus = f"{t.best / schema_rate:.1f}x" if t.label.startswith("(a)") else ""
         label = t.label.split(": ", 1)[-1]
         mark = " (unsuitable)" if t.label.startswith("(a)") and label in unsuitable else ""
-        print(f"{t.label + mark:<52} {t.best:>10,.0f} {per_text:>11} {versus:>14} {t.passes:>6}")
+        print(f"{t.label + mark:<{WIDTH}} {t.best:>10,.0f} {per_text:>11} {versus:>14} "
+              f"{t.passes:>6}")
 
     def share(rate: float) -> str:  # the check's share of check plus replay
         return f"{replay_rate / (rate + replay_rate):.0%}"
