@@ -1,0 +1,283 @@
+"""In-process check of a mutant: does it change the engine's answers at all?
+
+Random hands (or matches) are played by the unmutated engine, with seeded random players, and
+every step is recorded with what a program under test would be asked about it: whose turn it
+is, which actions are legal (hands only, as the suite's ``legal`` cases ask), and at the end
+the outcome. The same steps are then replayed through the engine with the mutant applied; the
+first place where its answers differ (a different turn or legal set, an action refused, a
+different outcome) is the mutant's *difference*. A mutant that never differs on the rulesets it
+names is no mutant of them: the tests reject it.
+
+Replaying under the mutant must raise nothing but :class:`~napkit.errors.IllegalActionError`
+(a refusal): any other exception means the mutant crashes, which would make it trivially
+caught through the protocol, and is reported as such.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from napkit.actions import Action, Bid, Deal, Pass, Shuffle
+from napkit.errors import IllegalActionError
+from napkit.game import Game, default_spec
+from napkit.match import MatchState, new_match
+from napkit.players import HeuristicPlayer, match_view
+from napkit.records import hand_outcome
+from napkit.state import HandState
+
+from conformance.mutants.base import Mutant
+
+# How many random hands (matches) a ruleset is tried on before a mutant is declared to make
+# no difference to it.
+HANDS = 2000
+MATCHES = 300
+
+Step = tuple[int, Action]  # actor (CHANCE = -1) and action
+Answer = tuple[Any, ...]  # what the program would answer before a step, or at the end
+
+
+class MutantCrashError(Exception):
+    """The mutated engine raised something other than a refusal."""
+
+
+@dataclass(frozen=True)
+class Run:
+    """One recorded random hand or match of the unmutated engine."""
+
+    ruleset: str
+    players: int
+    options: Mapping[str, str]
+    setup: Mapping[str, Any]  # new_hand's or new_match's arguments
+    steps: tuple[Step, ...]
+    answers: tuple[Answer, ...]  # one per step, then the outcome
+
+    def describe(self) -> str:
+        setup = ", ".join(f"{k}={v}" for k, v in self.setup.items())
+        return f"{self.ruleset} ({self.players} players, {setup}, options {dict(self.options)})"
+
+
+@dataclass(frozen=True)
+class Difference:
+    run: Run
+    step: int  # the index of the step (len(steps): the outcome)
+    expected: Answer
+    answered: Answer
+
+    def __str__(self) -> str:
+        where = "the outcome" if self.step == len(self.run.steps) else f"step {self.step}"
+        return (f"{self.run.describe()}: at {where}, the engine answers {self.expected!r}, "
+                f"the mutant {self.answered!r}")
+
+
+# --- what a program would answer ---------------------------------------------------------------
+def _hand_answer(state: HandState) -> Answer:
+    turn = state.turn
+    legal = frozenset(state.legal_actions()) if turn >= 0 else frozenset()
+    return ("turn", turn, legal)
+
+
+def _hand_outcome(state: HandState) -> Answer:
+    if not state.is_over():
+        return ("outcome", None)
+    return ("outcome", repr(hand_outcome(state)))
+
+
+def _match_answer(state: MatchState) -> Answer:
+    # A match case applies its steps by seat and asks nothing else before the end.
+    return ("turn", state.turn)
+
+
+def _match_outcome(state: MatchState) -> Answer:
+    if not state.is_over() or state.result is None:
+        return ("outcome", None)
+    r = state.result
+    return ("outcome", r.balances, r.pool, r.winners, r.hands, state.out)
+
+
+# --- random play -------------------------------------------------------------------------------
+def _choose(actions: tuple[Action, ...], rng: random.Random) -> Action:
+    passes = [a for a in actions if isinstance(a, Pass)]
+    if passes and rng.random() < 0.5:
+        return passes[0]
+    return actions[rng.randrange(len(actions))]
+
+
+def _game(ruleset: str, players: int, options: Mapping[str, str]) -> Game:
+    return Game.create(ruleset, players, dict(options))
+
+
+def _hand_setup(game: Game, rng: random.Random) -> dict[str, Any]:
+    rules = game.rules
+    n = game.players
+    return {
+        "dealer": rng.randrange(n),
+        "pool": rng.choice((0, 0, 2, 5, 9)) if rules.pool else 0,
+        "funds": tuple(rng.randint(1, 9) for _ in range(n)) if rules.bankroll else None,
+        "stakes": rng.choice((1, 2, 4)) if rules.throw_in_stakes != "unchanged" else 1,
+    }
+
+
+def record(ruleset: str, options: Mapping[str, str], scope: str, seed: int) -> Run:
+    """Play one random hand (scope ``hand``) or match (``match``) with the engine as it is."""
+    rng = random.Random(f"{ruleset} {scope} {seed}")
+    players = rng.choice(table_sizes(ruleset, options))
+    game = _game(ruleset, players, options)
+    # Random players pass often, so that throw-ins (and what follows them) come up; every
+    # other seed, the engine's heuristic players play, who make their contracts more often;
+    # and one seed in four, they are dealt a stacked pack (the first to speak holding the top
+    # five cards of a suit, and bidding Nap), so that Nap is made and what follows comes up.
+    heuristic = HeuristicPlayer(game) if seed % 2 else None
+    stack = seed % 4 == 3
+    steps: list[Step] = []
+    answers: list[Answer] = []
+    if scope == "hand":
+        setup = _hand_setup(game, rng)
+        hand = game.new_hand(**setup)
+        while not hand.is_over():
+            answers.append(_hand_answer(hand))
+            if hand.is_chance():
+                action: Action = hand.sample_chance(rng)
+                if stack and isinstance(action, Deal):
+                    action = Deal(_stacked(action.pack, hand.apply(action), rng))
+            elif stack and _nap(hand.legal_actions(), game) and hand.turn == hand.order[0]:
+                action = _nap(hand.legal_actions(), game)[0]
+            elif heuristic is not None:
+                action = heuristic.choose(hand.view(hand.turn), rng)
+            else:
+                action = _choose(hand.legal_actions(), rng)
+            steps.append((hand.turn, action))
+            hand = hand.apply(action)
+        answers.append(_hand_outcome(hand))
+    else:
+        setup = {"hands": rng.randint(3, 8)}
+        m = new_match(game, **setup)
+        while not m.is_over():
+            answers.append(_match_answer(m))
+            if m.is_chance():
+                action = m.sample_chance(rng)
+                if stack and isinstance(action, Shuffle):
+                    dealt = m.apply(action).hand
+                    if dealt is not None:
+                        action = Shuffle(_stacked(action.pack, dealt, rng))
+            elif (stack and m.hand is not None and m.turn == m.hand.order[0]
+                  and _nap(m.legal_actions(), game)):
+                action = _nap(m.legal_actions(), game)[0]
+            elif heuristic is not None:
+                action = heuristic.choose(match_view(m, m.turn), rng)
+            else:
+                action = _choose(m.legal_actions(), rng)
+            steps.append((m.turn, action))
+            m = m.apply(action)
+        answers.append(_match_outcome(m))
+    return Run(ruleset, players, dict(options), setup, tuple(steps), tuple(answers))
+
+
+def _nap(actions: tuple[Action, ...], game: Game) -> list[Action]:
+    """The legal bids of five tricks (not misère), lowest first: what the holder of a stacked
+    hand bids."""
+    bids = game.rules.bids
+    return [a for a in actions if isinstance(a, Bid)
+            and bids[game.bid_index[a.bid]].tricks == 5 and not bids[game.bid_index[a.bid]].misere]
+
+
+def _stacked(pack: tuple[int, ...], dealt: HandState, rng: random.Random) -> tuple[int, ...]:
+    """The pack with cards swapped so that, dealt as ``dealt`` was dealt from it, the first
+    player to speak holds the five highest cards of a suit."""
+    seat = dealt.order[0]
+    held = dealt.hands[seat]
+    suit = rng.randrange(4)
+    top = sorted((c for c in pack if c // 13 == suit), reverse=True)[:5]
+    give = [c for c in top if not held >> c & 1]
+    spare = [c for c in pack if held >> c & 1 and c not in top]
+    where = {c: i for i, c in enumerate(pack)}
+    out = list(pack)
+    for c, d in zip(give, spare, strict=False):
+        out[where[c]], out[where[d]] = d, c
+    return tuple(out)
+
+
+def table_sizes(ruleset: str, options: Mapping[str, str]) -> list[int]:
+    """The numbers of players the ruleset allows with these options."""
+    rs = default_spec().rulesets[ruleset]
+    return list(rs.resolve(rs.option_values(dict(options)))["players"])  # type: ignore[arg-type]
+
+
+def replay(run: Run, scope: str) -> Difference | None:
+    """Replay a recorded run through the engine as it is now (a mutant applied): the first
+    difference from what the unmutated engine answered, or None."""
+    game = _game(run.ruleset, run.players, run.options)
+    try:
+        if scope == "hand":
+            return _replay(run, game.new_hand(**run.setup), _hand_answer, _hand_outcome)
+        return _replay(run, new_match(game, **run.setup), _match_answer, _match_outcome)
+    except IllegalActionError:
+        raise
+    except Exception as exc:
+        raise MutantCrashError(f"{run.describe()}: {type(exc).__name__}: {exc}") from exc
+
+
+def _replay(run: Run, state: Any, answer: Callable[[Any], Answer],
+            outcome: Callable[[Any], Answer]) -> Difference | None:
+    for i, (actor, action) in enumerate(run.steps):
+        got = answer(state) if not state.is_over() else ("over",)
+        if got != run.answers[i]:
+            return Difference(run, i, run.answers[i], got)
+        try:
+            state = state.apply(action)
+        except IllegalActionError as exc:
+            return Difference(run, i, ("accepted", actor, str(action)),
+                              ("refused", exc.rule, str(exc)))
+    got = outcome(state)
+    if got != run.answers[-1]:
+        return Difference(run, len(run.steps), run.answers[-1], got)
+    return None
+
+
+# Recorded runs, kept across mutants: (ruleset, options, scope) -> runs by seed.
+_RUNS: dict[tuple[str, tuple[tuple[str, str], ...], str], list[Run]] = {}
+
+
+def runs(ruleset: str, options: Mapping[str, str], scope: str) -> Iterator[Run]:
+    """The recorded runs of a ruleset, recording more as they are asked for. Record them with
+    no mutant applied."""
+    key = (ruleset, tuple(sorted(options.items())), scope)
+    done = _RUNS.setdefault(key, [])
+    limit = HANDS if scope == "hand" else MATCHES
+    for seed in range(limit):
+        if seed == len(done):
+            done.append(record(ruleset, options, scope, seed))
+        yield done[seed]
+
+
+def first_difference(m: Mutant, ruleset: str) -> Difference | None:
+    """The first difference the mutant makes to random play of the ruleset (with the options
+    the mutant names for it), or None if it makes none in the budget."""
+    options = m.options.get(ruleset, {})
+    batch = 20
+    seeds = runs(ruleset, options, m.scope)
+    while True:
+        recorded = [run for _, run in zip(range(batch), seeds, strict=False)]
+        if not recorded:
+            return None
+        with m.applied():
+            for run in recorded:
+                found = replay(run, m.scope)
+                if found is not None:
+                    return found
+
+
+def self_play(m: Mutant, ruleset: str, games: int = 5) -> None:
+    """Play random hands and matches with the mutant's own rules (its own legal actions and
+    chance): raises :class:`MutantCrashError` if the mutated engine breaks down."""
+    options = m.options.get(ruleset, {})
+    with m.applied():
+        for seed in range(games):
+            try:
+                record(ruleset, options, "hand", 10_000 + seed)
+                record(ruleset, options, "match", 10_000 + seed)
+            except Exception as exc:
+                raise MutantCrashError(f"{m.name} on {ruleset}, seed {10_000 + seed}: "
+                                  f"{type(exc).__name__}: {exc}") from exc
