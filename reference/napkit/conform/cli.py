@@ -79,6 +79,9 @@ def add_commands(commands: Any, parser_class: type[argparse.ArgumentParser]) -> 
                              help=text + "; repeatable")
     conform.add_argument("--timeout", type=_seconds, default=10.0, metavar="SECONDS",
                          help="time limit for each answer (default 10)")
+    conform.add_argument("--start-timeout", type=_seconds, default=30.0, metavar="SECONDS",
+                         help="time limit for the program to start and answer hello "
+                              "(default 30, or --timeout if longer)")
     conform.add_argument("-x", "--exitfirst", action="store_true",
                          help="stop at the first failure")
     conform.add_argument("--xfail", metavar="FILE", type=Path,
@@ -170,7 +173,7 @@ def _run(args: argparse.Namespace, chosen: list[Case], expected: Expected, suite
          notes: list[str]) -> Run | None:
     """Start the program, run the chosen cases on it, end it; None if it cannot be started."""
     opener, command = _program(args)
-    session = Session(opener, args.timeout)
+    session = Session(opener, args.timeout, args.start_timeout)
     try:
         hello = session.open()
     except ProtocolError as exc:

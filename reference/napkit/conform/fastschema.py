@@ -5,10 +5,11 @@ branches of ``action.schema.json``'s ``oneOf``, each behind a ``$ref``. A suite 
 same few hundred actions (a play of the ace of spades, a pass, a bid of Nap) over and over,
 so here every reference to the action schema is replaced by a keyword of our own,
 ``napkitAction``, that validates the action once with the real schema and remembers the
-verdict by the action's JSON. The rest of the schema is checked as written. Nothing is
-dropped: a document is valid here exactly when it is valid under the original schema (the
-action references sit in no ``oneOf``, ``anyOf`` or ``not``, so the check splits in two), and
-:func:`check_split` asserts that for the schemas it is given.
+verdict by the action's JSON; and every other reference is replaced by the schema it refers
+to (:func:`inlined`), since looking references up is most of the rest of the time. Nothing
+is dropped: a document is valid here exactly when it is valid under the original schema (the
+action references sit in no ``oneOf``, ``anyOf`` or ``not``, so the check splits in two;
+:func:`inlined` refuses a schema where they would).
 
 A verdict is all this gives. The messages for a document found invalid come from
 :func:`napkit.schemas.schema_problems` (or :func:`definition_problems`), against the original.
@@ -24,15 +25,13 @@ from typing import Any
 from jsonschema import Draft202012Validator, ValidationError
 from jsonschema.protocols import Validator
 from jsonschema.validators import extend
-from referencing import Registry
-from referencing.jsonschema import DRAFT202012
+from referencing._core import Resolver
 
 from napkit.errors import json_path
 from napkit.schemas import _explain, registry
 
 ACTION = "https://napkit.dev/schemas/action.schema.json"
 _BASE = "https://napkit.dev/schemas/"
-_FAST = "urn:napkit:fast:"
 
 
 @cache
@@ -63,58 +62,61 @@ def _napkit_action(_validator: Validator, _value: Any, instance: Any,
 _Fast = extend(Draft202012Validator, {"napkitAction": _napkit_action})  # type: ignore[no-untyped-call]
 
 
-def _split(node: Any) -> Any:
-    """The schema with every reference to the action schema replaced by ``napkitAction``, and
-    references to the other schemas sent to their split copies."""
-    if isinstance(node, dict):
-        ref = node.get("$ref")
-        if ref == ACTION:
-            if len(node) != 1:
-                raise ValueError("an action $ref with sibling keywords cannot be split")
-            return {"napkitAction": True}
-        # No "$schema": jsonschema picks the validator class of a referenced schema by its
-        # "$schema", which would be the plain draft's, without napkitAction.
-        out = {k: _split(v) for k, v in node.items() if k != "$schema"}
-        if isinstance(ref, str) and ref.startswith(_BASE):
-            out["$ref"] = _FAST + ref[len(_BASE):]
-        if isinstance(out.get("$id"), str) and out["$id"].startswith(_BASE):
-            out["$id"] = _FAST + out["$id"][len(_BASE):]
-        return out
+_DROPPED = frozenset({"$schema", "$id", "$defs", "$comment", "title", "description"})
+_NAMED = frozenset({"properties", "patternProperties", "dependentSchemas"})  # name -> schema
+_VALUES = frozenset({"const", "enum", "default", "examples", "required"})  # data, not schemas
+_COMBINATORS = frozenset({"oneOf", "anyOf", "not", "if", "then", "else"})
+
+
+def inlined(node: Any, resolver: Resolver[Any], inside: bool = False, depth: int = 0) -> Any:
+    """The schema ``node`` with every ``$ref`` replaced by what it refers to (a ``$ref`` with
+    other keywords beside it becoming an ``allOf``), references to the action schema by
+    ``napkitAction``, and the keywords that validate nothing dropped.
+
+    Resolving references is what jsonschema spends its time on for small documents; a
+    schema without them is checked several times as fast. The action schema is the one part
+    left apart: its ``oneOf`` of sixteen branches is checked once per distinct action.
+    ValueError if an action reference sits under a combinator (where splitting it off would
+    change the meaning) or the references nest too deep (a recursive schema).
+    """
+    if depth > 40:
+        raise ValueError("schema references nest too deep to inline")
     if isinstance(node, list):
-        return [_split(v) for v in node]
-    return node
-
-
-def check_split(node: Any, inside: bool = False) -> None:
-    """Raise ValueError if an action reference sits under a combinator that a split would
-    change the meaning of (``oneOf``, ``anyOf``, ``not``, ``if``)."""
-    if isinstance(node, dict):
-        if node.get("$ref") == ACTION and inside:
-            raise ValueError("an action $ref under oneOf/anyOf/not/if cannot be split")
-        for key, value in node.items():
-            check_split(value, inside or key in ("oneOf", "anyOf", "not", "if"))
-    elif isinstance(node, list):
-        for value in node:
-            check_split(value, inside)
-
-
-@cache
-def _fast_registry() -> Registry:
-    reg = registry()
-    resources = []
-    for uri in ("case.schema.json", "adapter.schema.json", "result.schema.json",
-                "card.schema.json"):
-        contents = reg.contents(_BASE + uri)
-        check_split(contents)
-        resources.append((_FAST + uri, DRAFT202012.create_resource(_split(contents))))
-    return reg.with_resources(resources)
+        return [inlined(v, resolver, inside, depth) for v in node]
+    if not isinstance(node, dict):
+        return node
+    out: dict[str, Any] = {}
+    for key, value in node.items():
+        if key in _DROPPED or key == "$ref":
+            continue
+        within = inside or key in _COMBINATORS
+        if key in _VALUES:
+            out[key] = value
+        elif key in _NAMED and isinstance(value, dict):
+            out[key] = {name: inlined(v, resolver, within, depth) for name, v in value.items()}
+        else:
+            out[key] = inlined(value, resolver, within, depth)
+    ref = node.get("$ref")
+    if not isinstance(ref, str):
+        return out
+    if ref == ACTION:
+        if inside or out:
+            raise ValueError("an action $ref under a combinator, or with keywords beside it, "
+                             "cannot be split off")
+        return {"napkitAction": True}
+    resolved = resolver.lookup(ref)
+    target = inlined(resolved.contents, resolved.resolver, inside, depth + 1)
+    if not out:
+        return target
+    return {**out, "allOf": [*out.get("allOf", []), target]}
 
 
 @cache
 def fast_validator(uri: str) -> Draft202012Validator:
     """A fast validator of ``uri`` (``case.schema.json`` or ``adapter.schema.json#/$defs/X``,
-    relative to the schemas' base)."""
-    validator: Draft202012Validator = _Fast({"$ref": _FAST + uri}, registry=_fast_registry())
+    relative to the schemas' base): the same verdicts as the schema, sooner."""
+    schema = inlined({"$ref": _BASE + uri}, registry().resolver())
+    validator: Draft202012Validator = _Fast(schema)
     return validator
 
 

@@ -1,6 +1,6 @@
-"""Talking to a program under test: one request, one response, within a time limit.
+"""Talking to a program under test: requests and their responses, within a time limit.
 
-A :class:`Channel` carries one request to a program and brings back its answer. There are two:
+A :class:`Channel` carries requests to a program and brings back its answers. There are two:
 :class:`ProcessChannel`, the real thing (a long-lived process spoken to in JSON Lines over its
 standard input and output, spec/conformance.md 2.1), and :class:`InProcessChannel`, napkit's
 own :class:`~napkit.adapter.Adapter` called directly (no process, no JSON text), for the
@@ -8,10 +8,15 @@ benchmark and for quick runs.
 
 A :class:`Session` numbers the requests, does the handshake and checks every response: that it
 is a JSON object, that it repeats the request's id, and that its schema accepts it
-(adapter.schema.json). Anything else (the program exits, hangs, writes something that is not
-one JSON object on one line, answers another request, or answers with an object its schema
-refuses) raises :class:`ProtocolError`, which carries the last lines the program wrote on its
-standard error; the caller then kills the program and starts it again.
+(adapter.schema.json). Requests go in batches (a case's at once): the program reads them as a
+stream and answers each in turn, and the harness reads the answers as they come, in order,
+each within the time limit of the answer before it. A program sees exactly the requests it
+would see one at a time; only the round trips are saved.
+
+A program that exits, hangs, writes something that is not one JSON object on one line,
+answers another request or answers with an object its schema refuses raises
+:class:`ProtocolError`, which carries the last lines the program wrote on its standard error;
+the caller then kills the program and starts it again.
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import select
 import signal
 import subprocess
@@ -27,7 +33,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from napkit.conform.fastschema import definition_problems, fast_validator
+from napkit.conform.fastschema import action_valid, definition_problems, fast_validator
 
 PROTOCOL = "napkit-adapter/1"
 JSONObject = dict[str, Any]
@@ -42,11 +48,13 @@ class ProtocolError(Exception):
     ``timeout``, ``not-json``, ``wrong-id``, ``schema``; ``stderr`` its last lines of standard
     error, where it has any."""
 
-    def __init__(self, what: str, message: str, stderr: str = "") -> None:
+    def __init__(self, what: str, message: str, stderr: str = "", index: int = 0) -> None:
         super().__init__(what, message)
         self.what = what
         self.message = message
         self.stderr = stderr
+        self.index = index  # which request of a batch it broke on
+        self.partial: list[JSONObject] = []  # the good answers before it
 
     def __str__(self) -> str:
         return self.message
@@ -55,8 +63,10 @@ class ProtocolError(Exception):
 class Channel(Protocol):
     """One program, asked one thing at a time."""
 
-    def exchange(self, request: JSONObject, timeout: float) -> object:
-        """Send ``request``; the value the program answers with (parsed JSON)."""
+    def exchange(self, requests: Sequence[JSONObject], timeout: float) -> tuple[
+            list[object], ProtocolError | None]:
+        """Send ``requests``; the values the program answered with (parsed JSON), in order,
+        and the error that stopped the answers short, if any (its ``index`` set)."""
 
     def stderr_tail(self, lines: int = 10) -> str:
         """The last lines of the program's standard error ("" if none)."""
@@ -77,8 +87,10 @@ class InProcessChannel:
 
         self.adapter = Adapter()
 
-    def exchange(self, request: JSONObject, timeout: float) -> object:
-        return self.adapter.handle(request)
+    def exchange(self, requests: Sequence[JSONObject], timeout: float) -> tuple[
+            list[object], ProtocolError | None]:
+        handle = self.adapter.handle
+        return [handle(r) for r in requests], None
 
     def stderr_tail(self, lines: int = 10) -> str:
         return ""
@@ -119,11 +131,77 @@ class ProcessChannel:
         self._open = [self._out, self._err]
 
     # the exchange -----------------------------------------------------------------------
-    def exchange(self, request: JSONObject, timeout: float) -> object:
+    def exchange(self, requests: Sequence[JSONObject], timeout: float) -> tuple[
+            list[object], ProtocolError | None]:
+        answers: list[object] = []
+        try:
+            self._exchange(requests, timeout, answers)
+        except ProtocolError as exc:
+            exc.index = len(answers)
+            return answers, exc
+        return answers, None
+
+    def _exchange(self, requests: Sequence[JSONObject], timeout: float,
+                  answers: list[object]) -> None:
+        """Write the requests while reading the answers (full duplex: neither side can block
+        the other however much either writes), each answer within ``timeout`` of the one
+        before."""
+        pending = memoryview(b"".join(
+            json.dumps(r, separators=(",", ":"), ensure_ascii=False).encode() + b"\n"
+            for r in requests))
+        buffer = self._buffer
+        wanted = len(requests)
         deadline = time.monotonic() + timeout
-        line = json.dumps(request, separators=(",", ":"), ensure_ascii=False).encode() + b"\n"
-        self._write(line, deadline, request)
-        raw = self._readline(deadline, request)
+        while True:
+            while len(answers) < wanted:
+                end = buffer.find(b"\n")
+                if end < 0:
+                    break
+                raw = bytes(buffer[:end])
+                del buffer[:end + 1]
+                answers.append(self._parse(raw, requests[len(answers)]))
+                deadline = time.monotonic() + timeout
+            if len(answers) == wanted:
+                return
+            request = requests[len(answers)]
+            if len(buffer) > MAX_LINE:
+                raise ProtocolError("not-json", f"answered the {_what(request)} with more "
+                                                f"than {MAX_LINE} bytes and no end of line",
+                                    self.stderr_tail())
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise self._late(request, bool(pending))
+            readable, writable, _ = select.select(self._open, [self._in] if pending else [],
+                                                  [], remaining)
+            if not readable and not writable:
+                raise self._late(request, bool(pending))
+            if writable:
+                try:
+                    pending = pending[os.write(self._in, pending[:1 << 16]):]
+                except BlockingIOError:
+                    pass
+                except OSError:  # EPIPE: it has closed its input, or exited; reading tells
+                    pending = memoryview(b"")
+            for fd in readable:
+                self._read(fd, request)
+
+    def _read(self, fd: int, request: JSONObject) -> None:
+        data = os.read(fd, 1 << 16)
+        if fd == self._err:
+            if data:
+                self._keep_stderr(data)
+            else:
+                self._open.remove(fd)
+        elif data:
+            self._buffer += data
+        elif self._buffer:
+            raise ProtocolError("not-json", f"answered the {_what(request)} with a line that "
+                                            "does not end (no newline) and stopped",
+                                self.stderr_tail())
+        else:
+            raise self._ended(request)
+
+    def _parse(self, raw: bytes, request: JSONObject) -> object:
         try:
             return json.loads(raw)
         except (ValueError, RecursionError):
@@ -133,54 +211,12 @@ class ProcessChannel:
                                             f"is not JSON: {shown!r}",
                                 self.stderr_tail()) from None
 
-    def _write(self, data: bytes, deadline: float, request: JSONObject) -> None:
-        view = memoryview(data)
-        while view:
-            try:
-                written = os.write(self._in, view)
-                view = view[written:]
-                continue
-            except BlockingIOError:
-                pass
-            except OSError:  # EPIPE: it has closed its input, or exited
-                raise self._ended(request) from None
-            remaining = deadline - time.monotonic()
-            if remaining <= 0 or not select.select([], [self._in], [], remaining)[1]:
-                raise ProtocolError("timeout", f"did not read the {_what(request)} within the "
-                                               "time limit", self.stderr_tail())
-
-    def _readline(self, deadline: float, request: JSONObject) -> bytes:
-        buffer = self._buffer
-        while True:
-            end = buffer.find(b"\n")
-            if end >= 0:
-                line = bytes(buffer[:end])
-                del buffer[:end + 1]
-                return line
-            if len(buffer) > MAX_LINE:
-                raise ProtocolError("not-json", f"answered the {_what(request)} with more "
-                                                f"than {MAX_LINE} bytes and no end of line",
-                                    self.stderr_tail())
-            remaining = deadline - time.monotonic()
-            ready = select.select(self._open, [], [], remaining)[0] if remaining > 0 else []
-            if not ready:
-                raise ProtocolError("timeout", f"did not answer the {_what(request)} within "
-                                               "the time limit", self.stderr_tail())
-            for fd in ready:
-                data = os.read(fd, 1 << 16)
-                if fd == self._err:
-                    if data:
-                        self._keep_stderr(data)
-                    else:
-                        self._open.remove(fd)
-                elif data:
-                    buffer += data
-                else:
-                    if buffer:
-                        raise ProtocolError("not-json", f"answered the {_what(request)} with "
-                                                        "a line that does not end (no newline) "
-                                                        "and stopped", self.stderr_tail())
-                    raise self._ended(request)
+    def _late(self, request: JSONObject, unread: bool) -> ProtocolError:
+        if self.proc.poll() is not None:
+            return self._ended(request)
+        how = "did not read the" if unread else "did not answer the"
+        return ProtocolError("timeout", f"{how} {_what(request)} within the time limit",
+                             self.stderr_tail())
 
     def _ended(self, request: JSONObject) -> ProtocolError:
         """The error for a program that has gone (or closed its pipes) mid-request."""
@@ -252,15 +288,37 @@ def _what(request: JSONObject) -> str:
 
 # --- checking responses ---------------------------------------------------------------------
 _SIMPLE = frozenset({"ok", "accepted", "bye"})
+_LEGAL_KEYS = frozenset({"id", "type", "turn", "actions"})
+_REFUSED_KEYS = frozenset({"id", "type", "rule", "reason"})
+_RULE_ID = re.compile(r"NAP-[0-9]+\.[0-9]+\.[0-9]+")
+
+
+def _accepted_at_once(response: JSONObject) -> bool:
+    """Whether the response is one of the common shapes that the schema certainly accepts
+    (checked by hand, strictly; anything else goes to the schema itself)."""
+    ident = response.get("id")
+    if type(ident) is not int or ident < 0:
+        return False
+    kind = response.get("type")
+    if kind in _SIMPLE:
+        return len(response) == 2
+    if kind == "legal":
+        turn, actions = response.get("turn"), response.get("actions")
+        return (response.keys() == _LEGAL_KEYS and isinstance(actions, list)
+                and ((type(turn) is int and turn >= 0) or turn in ("chance", "over"))
+                and all(action_valid(a) for a in actions))
+    if kind == "refused":
+        rule = response.get("rule")
+        return (response.keys() == _REFUSED_KEYS and isinstance(response.get("reason"), str)
+                and (rule is None or (type(rule) is str and _RULE_ID.fullmatch(rule) is not None)))
+    return False
 
 
 def response_problem(response: JSONObject) -> tuple[str, str] | None:
     """Where and why adapter.schema.json refuses this response, or None if it accepts it."""
+    if _accepted_at_once(response):
+        return None
     kind = response.get("type")
-    if kind in _SIMPLE and len(response) == 2:
-        ident = response.get("id")
-        if type(ident) is int and ident >= 0:
-            return None  # {"id": N, "type": T}: exactly the schema of these three
     if kind not in RESPONSE_TYPES:
         return ("$.type", f"unknown response type {kind!r} (one of {', '.join(RESPONSE_TYPES)})")
     uri = f"adapter.schema.json#/$defs/response-{kind}"
@@ -283,9 +341,11 @@ class Session:
     """A program and its requests: numbering, the handshake, every response checked, and a
     fresh process (with a fresh handshake) after a failure."""
 
-    def __init__(self, opener: Callable[[], Channel], timeout: float) -> None:
+    def __init__(self, opener: Callable[[], Channel], timeout: float,
+                 start_timeout: float = 30.0) -> None:
         self.opener = opener
         self.timeout = timeout
+        self.start_timeout = start_timeout  # for the handshake, which includes starting up
         self.channel: Channel | None = None
         self.hello: Hello | None = None
         self.next_id = 0
@@ -301,11 +361,14 @@ class Session:
         self.channel = self.opener()
         self.starts += 1
         self.next_id = 0
+        timeout, self.timeout = self.timeout, max(self.timeout, self.start_timeout)
         try:
             answer = self.call("hello", protocol=PROTOCOL)
         except ProtocolError:
             self.kill()
             raise
+        finally:
+            self.timeout = timeout
         if answer.get("type") != "hello":
             stderr = self.channel.stderr_tail()
             self.kill()
@@ -317,28 +380,32 @@ class Session:
 
     def call(self, kind: str, **fields: Any) -> JSONObject:
         """Send one request; its response, checked (ProtocolError if it breaks the protocol)."""
+        return self.call_many([{"type": kind, **fields}])[0]
+
+    def call_many(self, requests: Sequence[JSONObject]) -> list[JSONObject]:
+        """Send requests (each a type and its fields) in one batch; their responses, each
+        checked. ProtocolError at the first that breaks the protocol, with the index of that
+        request and the good responses before it."""
         channel = self.channel
         if channel is None:
             raise ProtocolError("exited", "is not running")
-        ident = self.next_id
-        self.next_id += 1
-        request = {"id": ident, "type": kind, **fields}
-        answer = channel.exchange(request, self.timeout)
-        if not isinstance(answer, dict):
-            raise ProtocolError("not-json", f"answered the {_what(request)} with "
-                                            f"{_short(answer)}, not a JSON object",
-                                channel.stderr_tail())
-        got = answer.get("id")
-        if type(got) is not int or got != ident:
-            raise ProtocolError("wrong-id", f"answered the {_what(request)} with id "
-                                            f"{_short(got)}", channel.stderr_tail())
-        problem = response_problem(answer)
-        if problem is not None:
-            path, message = problem
-            raise ProtocolError("schema", f"answered the {_what(request)} with a response "
-                                          f"that adapter.schema.json refuses: {path}: {message}",
-                                channel.stderr_tail())
-        return answer
+        first = self.next_id
+        self.next_id += len(requests)
+        numbered = [{"id": first + i, **r} for i, r in enumerate(requests)]
+        answers, error = channel.exchange(numbered, self.timeout)
+        checked: list[JSONObject] = []
+        for request, answer in zip(numbered, answers, strict=False):
+            problem = _problem(request, answer)
+            if problem is not None:
+                what, message = problem
+                error = ProtocolError(what, message, channel.stderr_tail(), len(checked))
+                break
+            assert isinstance(answer, dict)
+            checked.append(answer)
+        if error is not None:
+            error.partial = checked
+            raise error
+        return checked
 
     def stderr_tail(self) -> str:
         return self.channel.stderr_tail() if self.channel is not None else ""
@@ -368,6 +435,22 @@ class Session:
             self.timeout = timeout
             self.kill()
         return note
+
+
+def _problem(request: JSONObject, answer: object) -> tuple[str, str] | None:
+    """Why ``answer`` is no answer to ``request`` under the protocol (None: it is one)."""
+    if not isinstance(answer, dict):
+        return "not-json", (f"answered the {_what(request)} with {_short(answer)}, not a JSON "
+                            "object")
+    got = answer.get("id")
+    if type(got) is not int or got != request["id"]:
+        return "wrong-id", f"answered the {_what(request)} with id {_short(got)}"
+    problem = response_problem(answer)
+    if problem is not None:
+        path, message = problem
+        return "schema", (f"answered the {_what(request)} with a response that "
+                          f"adapter.schema.json refuses: {path}: {message}")
+    return None
 
 
 def _short(value: object) -> str:

@@ -21,6 +21,7 @@ import json
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
+from functools import partial
 from typing import Any
 
 from napkit.conform.process import ProtocolError, Session
@@ -74,55 +75,97 @@ class DisagreementError(Exception):
 # --- one case ---------------------------------------------------------------------------------
 def run_case(case: Case, session: Session) -> CaseResult:
     """Run ``case`` on a session whose program is running. A program that breaks the protocol
-    is killed (the caller starts it again); nothing is raised."""
+    is killed (the caller starts it again); nothing is raised.
+
+    The case's requests go to the program in one batch and its answers are then judged in
+    order: the first that disagrees with the case fails it, just as if each request had waited
+    for the answer before it (the program cannot tell the difference)."""
     began = time.perf_counter()
+    plan = _plan(case)
+    error: ProtocolError | None = None
     try:
-        note = _play(case, session.call)
+        answers = session.call_many([request for _, request, _ in plan])
+    except ProtocolError as exc:
+        answers, error = exc.partial, exc
+        session.kill()
+    note = ""
+    try:
+        for (_, _, check), answer in zip(plan, answers, strict=False):
+            note = check(answer) or note
     except DisagreementError as exc:
         return CaseResult(case, FAILED, f"{exc.where}: {exc.message}", exc.where, exc.expected,
                           exc.got, duration=time.perf_counter() - began)
-    except ProtocolError as exc:
-        stderr = exc.stderr
-        session.kill()
-        return CaseResult(case, FAILED, f"the program {exc.message} (it was restarted)",
-                          exc.what, stderr=stderr, duration=time.perf_counter() - began)
+    if error is not None:
+        where = plan[error.index][0]
+        return CaseResult(case, FAILED, f"{where}: the program {error.message} (restarted for "
+                                        "the next case)",
+                          where, stderr=error.stderr, duration=time.perf_counter() - began)
     return CaseResult(case, PASSED, note=note, duration=time.perf_counter() - began)
 
 
-Call = Callable[..., JSONObject]
+# A step of a case's plan: where in the case, the request (its type and fields), and the check
+# of its answer (DisagreementError if the answer is wrong; else a note, usually "").
+Check = Callable[[JSONObject], str]
 
 
-def _play(case: Case, call: Call) -> str:
+def _plan(case: Case) -> list[tuple[str, JSONObject, Check]]:
+    """The requests a case makes, in order, each with the check of its answer."""
+    plan: list[tuple[str, JSONObject, Check]] = []
     start = dict(case.start)
-    kind = start.pop("type")
-    _answer(call(kind, **start), ("ok",), kind, "start")
+    kind = start["type"]
+    plan.append(("start", start, partial(_expect, types=("ok",), request=kind, where="start")))
     check_legal = case.kind == "legal"
     for i, step in enumerate(case.steps):
         where = f"step {i}"
         seat, action = step["seat"], step["action"]
         if check_legal and "legal" in step:
-            answer = _answer(call("legal"), ("legal",), "legal", where)
-            _compare_legal(where, seat, step["legal"], answer)
-        answer = _answer(call("apply", seat=seat, action=action), ("accepted", "refused"),
-                         "apply", where)
-        if answer["type"] == "refused":
-            raise DisagreementError(
-                where, f"refused {_who(seat)}'s {_action(action)} ({_rule(answer)}"
-                       f"{answer.get('reason', '')}); the case has it accepted",
-                "accepted", _short_answer(answer))
+            plan.append((where, {"type": "legal"},
+                         partial(_check_legal, where=where, seat=seat, expected=step["legal"])))
+        plan.append((where, {"type": "apply", "seat": seat, "action": action},
+                     partial(_check_accepted, where=where, seat=seat, action=action)))
     if case.kind == "illegal":
-        return _refusal(case.expect["refuse"], call)
-    if case.kind in ("outcome", "match"):
-        answer = _answer(call("outcome"), ("outcome",), "outcome", "outcome")
-        got = answer["outcome"]
-        what = "match" if case.kind == "match" else "hand"
-        if got is None:
-            raise DisagreementError("outcome", f"the {what} is not over after the last step",
-                                    f"the {what} over", None)
-        if case.kind == "match":
-            _compare_match(case.expect["outcome"], got)
-        else:
-            _compare_hand(case.expect["outcome"], got)
+        refuse = case.expect["refuse"]
+        plan.append(("refuse", {"type": "apply", "seat": refuse["seat"],
+                                "action": refuse["action"]},
+                     partial(_check_refused, expect=refuse)))
+    elif case.kind in ("outcome", "match"):
+        plan.append(("outcome", {"type": "outcome"},
+                     partial(_check_outcome, kind=case.kind, expected=case.expect["outcome"])))
+    return plan
+
+
+def _expect(answer: JSONObject, types: Sequence[str], request: str, where: str) -> str:
+    _answer(answer, types, request, where)
+    return ""
+
+
+def _check_accepted(answer: JSONObject, where: str, seat: int | None, action: Any) -> str:
+    _answer(answer, ("accepted", "refused"), "apply", where)
+    if answer["type"] == "refused":
+        raise DisagreementError(
+            where, f"refused {_who(seat)}'s {_action(action)} ({_rule(answer)}"
+                   f"{answer.get('reason', '')}); the case has it accepted",
+            "accepted", _short_answer(answer))
+    return ""
+
+
+def _check_legal(answer: JSONObject, where: str, seat: int | None, expected: list[Any]) -> str:
+    _answer(answer, ("legal",), "legal", where)
+    _compare_legal(where, seat, expected, answer)
+    return ""
+
+
+def _check_outcome(answer: JSONObject, kind: str, expected: JSONObject) -> str:
+    _answer(answer, ("outcome",), "outcome", "outcome")
+    got = answer["outcome"]
+    what = "match" if kind == "match" else "hand"
+    if got is None:
+        raise DisagreementError("outcome", f"the {what} is not over after the last step",
+                                f"the {what} over", None)
+    if kind == "match":
+        _compare_match(expected, got)
+    else:
+        _compare_hand(expected, got)
     return ""
 
 
@@ -139,10 +182,9 @@ def _answer(answer: JSONObject, types: Sequence[str], request: str, where: str) 
                f"{' or '.join(repr(t) for t in types)}", " or ".join(types), answer)
 
 
-def _refusal(expect: JSONObject, call: Call) -> str:
+def _check_refused(answer: JSONObject, expect: JSONObject) -> str:
     seat, action, rule = expect["seat"], expect["action"], expect["rule"]
-    answer = _answer(call("apply", seat=seat, action=action), ("accepted", "refused"),
-                     "apply", "refuse")
+    _answer(answer, ("accepted", "refused"), "apply", "refuse")
     if answer["type"] == "accepted":
         raise DisagreementError(
             "refuse", f"accepted {_who(seat)}'s {_action(action)}; it breaks {rule}",
@@ -167,7 +209,8 @@ def action_key(action: object) -> str:
     return json.dumps(action, sort_keys=True, separators=(",", ":"))
 
 
-def _compare_legal(where: str, seat: int, expected: list[Any], answer: JSONObject) -> None:
+def _compare_legal(where: str, seat: int | None, expected: list[Any],
+                   answer: JSONObject) -> None:
     turn = answer["turn"]
     wanted = "chance" if seat is None else seat
     if json.dumps(turn) != json.dumps(wanted):
@@ -254,10 +297,12 @@ def _rule(answer: JSONObject) -> str:
 
 
 def _action(action: Any) -> str:
+    """An action as the report shows it: its JSON, a long pack cut short to its size."""
     if isinstance(action, dict):
         for name in ("pack", "stock"):
             if isinstance(action.get(name), list) and len(action[name]) > 6:
-                return _json({**action, name: f"[{len(action[name])} cards]"})
+                short = {**action, name: None}
+                return _json(short).replace("null", f"[{len(action[name])} cards]", 1)
     return _json(action)
 
 
