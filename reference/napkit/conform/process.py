@@ -33,7 +33,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from napkit.conform.fastschema import action_valid, definition_problems, fast_validator
+from napkit.conform.fastschema import action_valid, definition_problems, is_valid
 
 PROTOCOL = "napkit-adapter/1"
 JSONObject = dict[str, Any]
@@ -322,7 +322,7 @@ def response_problem(response: JSONObject) -> tuple[str, str] | None:
     if kind not in RESPONSE_TYPES:
         return ("$.type", f"unknown response type {kind!r} (one of {', '.join(RESPONSE_TYPES)})")
     uri = f"adapter.schema.json#/$defs/response-{kind}"
-    if fast_validator(uri).is_valid(response):
+    if is_valid(uri, response):
         return None
     problems = definition_problems(uri, response)
     return problems[0] if problems else ("$", "refused by adapter.schema.json")

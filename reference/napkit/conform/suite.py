@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from napkit import paths
-from napkit.conform.fastschema import fast_validator
+from napkit.conform.fastschema import is_valid
 from napkit.errors import RuleError, SpecError
 from napkit.schemas import schema_problems
 
@@ -120,7 +120,7 @@ def check_document(doc: object, relative: Path | None = None) -> list[tuple[str,
     """Every problem of a parsed case document, as (JSON path, message): its schema first;
     if the schema accepts it, that its id is ``relative`` (its path under the suite, when
     given), that its parts agree, and that the spec has its game."""
-    if not fast_validator("case.schema.json").is_valid(doc):
+    if not is_valid("case.schema.json", doc):
         found = schema_problems("case", doc)
         return found or [("$", "refused by case.schema.json")]
     assert isinstance(doc, dict)
