@@ -18,6 +18,7 @@ import queue
 import random
 import shutil
 import subprocess
+import sys
 import threading
 from collections import Counter
 from collections.abc import Callable, Iterator
@@ -222,17 +223,18 @@ def probe(adapter: Adapter, state: HandState | MatchState, rng: random.Random,
             assert ours is not None and known_reading(state, action, engine, ours), (
                 action, engine, answer)
             readings[(engine, ours)] += 1
-    # Chance's action from a seat; a player's from the wrong seat, or from chance.
+    # Out of turn (NAP-1.2.1, as the suite names it): chance's action from a seat, a player's
+    # from the wrong seat or from chance.
     if turn == CHANCE:
         action = formats.action_to_json(state.sample_chance(random.Random(0)))
         answer = adapter.ok({"type": "apply", "seat": 0, "action": action})
-        assert answer["type"] == "refused" and answer["rule"] is not None, answer
+        assert (answer["type"], answer["rule"]) == ("refused", "NAP-1.2.1"), answer
     legal = state.legal_actions()
     if turn >= 0 and legal:
         action = formats.action_to_json(rng.choice(legal))
         for wrong in (None, (turn + 1) % state.game.players):
             answer = adapter.ok({"type": "apply", "seat": wrong, "action": action})
-            assert answer["type"] == "refused" and answer["rule"] is not None, answer
+            assert (answer["type"], answer["rule"]) == ("refused", "NAP-1.2.1"), answer
     assert adapter.ok({"type": "legal"}) == {**before, "id": adapter.next_id}
 
 
@@ -505,3 +507,33 @@ def test_bye_ends_the_program_and_end_of_input_too() -> None:
     assert b.proc.stdin is not None
     b.proc.stdin.close()
     assert b.proc.wait(timeout=TIMEOUT) == 0
+
+
+SUITE = ROOT / "conformance" / "cases"
+
+
+@pytest.mark.skipif(not (SUITE / "classic").is_dir(),
+                    reason="the conformance suite's classic cases (conformance/cases/classic) "
+                           "are not there yet")
+def test_napkit_conform_passes_every_case_it_declares_and_skips_the_rest(
+        tmp_path: Path) -> None:
+    """`napkit conform --ruleset classic -- node adapter.js`: every case at classic's default
+    options is run and passes; every other case is skipped, never passed."""
+    assert NODE is not None
+    report_path = tmp_path / "report.json"
+    run = subprocess.run(
+        [sys.executable, "-m", "napkit", "conform", "--ruleset", "classic", "-q",
+         "--json", str(report_path), "--", NODE, str(ADAPTER)],
+        cwd=ROOT, capture_output=True, text=True, timeout=600, check=False)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert run.stdout.splitlines()[-1].startswith("ok: "), run.stdout
+    report = json.loads(report_path.read_text(encoding="utf-8"))
+    totals = report["totals"]
+    assert totals["failed"] == totals["xfail"] == totals["xpass"] == 0, totals
+    assert totals["passed"] >= 1 and totals["rule_not_named"] == 0, totals
+    defaults = Game.create("classic", 3).options
+    for case in report["cases"]:
+        document = json.loads((SUITE / f"{case['id']}.json").read_text(encoding="utf-8"))
+        at_defaults = all(defaults[name] == choice
+                          for name, choice in document["options"].items())
+        assert case["status"] == ("passed" if at_defaults else "skipped"), case

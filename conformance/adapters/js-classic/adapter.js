@@ -278,14 +278,15 @@ class Hand {
     return follow.length > 0 ? follow : held.slice();
   }
 
-  // The rule that says what the seat to act does now, for refusals of the wrong seat or the
-  // wrong kind of action in the play.
+  // The rule that says what the seat to act does now, for refusals of the wrong kind of action
+  // in the play: not NAP-8.1.1 (following suit) for a lead.
   playRule() {
     if (this.trick.length > 0) return 'NAP-8.1.1'; // following to a trick
     return this.tricks.length === 0 ? 'NAP-7.2.1' : 'NAP-8.1.3'; // the opening lead, a later lead
   }
 
   apply(seat, action) {
+    if (this.phase !== 'over') inTurn(this.turn(), seat);
     switch (this.phase) {
       case 'deal': return this.applyDeal(seat, action);
       case 'auction': return this.applyAuction(seat, action);
@@ -300,8 +301,8 @@ class Hand {
   // NAP-4.2: the pack is dealt from the top, clockwise from the dealer's left, one card at a
   // time (packets 'singly', DEC-001) until each has five (NAP-4.2.1); the rest is the stock.
   applyDeal(seat, action) {
-    if (seat !== null || action.type !== 'deal') {
-      return refuse('NAP-4.2.2', `the cards must be dealt first (a chance action), not ${describeAction(action)}${seat === null ? '' : ` by seat ${seat}`}`);
+    if (action.type !== 'deal') {
+      return refuse('NAP-4.2.2', `the cards must be dealt first, not ${describeAction(action)}`);
     }
     checkPack(action.pack, 'NAP-2.2.1');
     this.dealFrom(action.pack);
@@ -320,10 +321,6 @@ class Hand {
 
   // NAP-5.1: one round (L27), each player speaks once, from the dealer's left.
   applyAuction(seat, action) {
-    const turn = this.order[this.speaker];
-    if (seat !== turn) {
-      return refuse('NAP-5.1.1', `it is seat ${turn}'s turn to speak in the auction, not ${seat === null ? 'chance' : `seat ${seat}`}'s`);
-    }
     if (action.type === 'bid') {
       const rank = BID_RANK.get(action.bid);
       if (rank === undefined) {
@@ -360,13 +357,8 @@ class Hand {
   }
 
   applyPlay(seat, action) {
-    const turn = this.toPlay;
-    const rule = this.playRule();
-    if (seat !== turn) {
-      return refuse(rule, `it is seat ${turn}'s turn to play, not ${seat === null ? 'chance' : `seat ${seat}`}'s`);
-    }
     if (action.type !== 'play') {
-      return refuse(rule, `seat ${seat} is to play a card, not to ${describeAction(action)}`);
+      return refuse(this.playRule(), `seat ${seat} is to play a card, not to ${describeAction(action)}`);
     }
     const card = action.card;
     const held = this.hands[seat];
@@ -483,6 +475,20 @@ class Hand {
   }
 }
 
+// NAP-1.2.1: dealing, bidding and play go round the table, each in turn; an action by anyone
+// but the one whose turn it is (chance, or a seat) is out of turn. Several rules say whose turn
+// it is in each phase (NAP-5.1.1 and NAP-5.1.2 in the auction, NAP-7.2.1, NAP-8.1.1 and NAP-8.1.3
+// in the play); all of them go round clockwise, and NAP-1.2.1 is the one they share, which is
+// also the one napkit's conformance suite names for acting out of turn.
+function inTurn(turn, seat) {
+  const expected = turn === 'chance' ? null : turn;
+  if (seat !== expected) {
+    const who = expected === null ? 'chance' : `seat ${expected}`;
+    const by = seat === null ? 'chance' : `seat ${seat}`;
+    refuse('NAP-1.2.1', `it is ${who}'s turn, not ${by}'s`);
+  }
+}
+
 // NAP-2.2.1: a pack must be exactly the pack for the table: every card of it once.
 function checkPack(pack, rule) {
   const given = new Set(pack);
@@ -527,8 +533,9 @@ class Match {
     switch (this.phase) {
       case 'choose-dealer': {
         // NAP-4.1.1: the first dealer is chosen by chance.
-        if (seat !== null || action.type !== 'choose-dealer') {
-          return refuse('NAP-4.1.1', `the first dealer must be chosen by chance, not ${describeAction(action)}${seat === null ? '' : ` by seat ${seat}`}`);
+        inTurn('chance', seat);
+        if (action.type !== 'choose-dealer') {
+          return refuse('NAP-4.1.1', `the first dealer must be chosen, not ${describeAction(action)}`);
         }
         if (action.seat >= this.players) return refuse('NAP-4.1.1', `there is no seat ${action.seat} at a table of ${this.players}`);
         this.dealer = action.seat;
@@ -552,16 +559,17 @@ class Match {
   // one and not all, and the rest goes on top of them. Then the hand is dealt from that pack.
   prepare(seat, action) {
     let pack;
+    inTurn('chance', seat);
     if (this.shuffleNext) {
-      if (seat !== null || action.type !== 'shuffle') {
-        return refuse('NAP-10.2.1', `the pack must be shuffled before this deal, not ${describeAction(action)}${seat === null ? '' : ` by seat ${seat}`}`);
+      if (action.type !== 'shuffle') {
+        return refuse('NAP-10.2.1', `the pack must be shuffled before this deal, not ${describeAction(action)}`);
       }
       // A shuffle is of the pack for the table (NAP-2.2.1): refused as a shuffle not made.
       checkPack(action.pack, 'NAP-10.2.1');
       pack = action.pack;
     } else {
-      if (seat !== null || action.type !== 'cut') {
-        return refuse('NAP-10.2.2', `the pack must be gathered and cut before this deal, not ${describeAction(action)}${seat === null ? '' : ` by seat ${seat}`}`);
+      if (action.type !== 'cut') {
+        return refuse('NAP-10.2.2', `the pack must be gathered and cut before this deal, not ${describeAction(action)}`);
       }
       if (action.at >= this.pack.length) {
         return refuse('NAP-10.2.2', `a cut lifts between 1 and ${this.pack.length - 1} cards, not ${action.at}`);
