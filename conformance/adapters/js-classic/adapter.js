@@ -74,8 +74,11 @@ const FULL_PACK_SET = new Set(FULL_PACK);
 // the cards still held when a thrown-in hand is gathered (see gather()).
 const CARD_ORDER = new Map(FULL_PACK.map((c, i) => [c, i]));
 
+const RANK_WORDS = { J: 'jack', Q: 'queen', K: 'king', A: 'ace' };
+
 function cardWords(card) {
-  return `${card.slice(0, -1)} of ${SUIT_NAMES[suitOf(card)]}`;
+  const rank = card.slice(0, -1);
+  return `${RANK_WORDS[rank] || rank} of ${SUIT_NAMES[suitOf(card)]}`;
 }
 
 // ---------------------------------------------------------------------------------------------
