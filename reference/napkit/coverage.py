@@ -154,7 +154,7 @@ def reset_engine_caches() -> None:
 def tracing() -> Iterator[set[str]]:
     """Collect, in the set it yields, the rule ids of every citing function called inside the
     ``with`` block (the engine's caches are emptied first). Not reentrant; another profiler
-    set with :func:`sys.setprofile` is put back afterwards."""
+    set with :func:`sys.setprofile` from Python is put back afterwards."""
     codes = _code_rules()
     lookup = codes.get
     rules: set[str] = set()
@@ -172,7 +172,8 @@ def tracing() -> Iterator[set[str]]:
     try:
         yield rules
     finally:
-        sys.setprofile(previous)
+        # A profiler set from C (cProfile) cannot be put back from Python: it is dropped.
+        sys.setprofile(previous if callable(previous) else None)
 
 
 def exercised(run: Callable[[], T]) -> tuple[T, frozenset[str]]:

@@ -1,0 +1,1103 @@
+"""Write the generated cases of the conformance suite (spec/conformance.md, part 1).
+
+    python conformance/generate.py                 # (re)write conformance/cases/
+    python conformance/generate.py --out DIR       # write them under DIR instead
+    python conformance/generate.py --matrix        # print the rule-by-ruleset matrix of the
+                                                   # cases under conformance/cases/ (or --out)
+
+Every case is drawn from seeded random play through the reference engine, for every ruleset of
+the spec, across its option choices (each choice of each option appears in some cases) and its
+legal numbers of players. Players choose uniformly among the legal actions, or, in some cases,
+with a bias (bid high, bid low, pass, bid a misère, buy a look, buy cards, take or leave the
+widow, play the declarer's best cards) so that rarer paths are played: throw-ins and redeals,
+misères, purchases, looks, exchanges, knock-outs in matches with chips.
+
+Each case's ``rules`` are the rule ids that replaying it exercises in the engine (found with
+:mod:`napkit.coverage`), kept to the rules of kind ``play`` that its ruleset has in force.
+``illegal`` cases end with an action chosen to break one rule, and the generator checks that
+the engine refuses it naming that very rule.
+
+Running this again gives byte-identical files: seeds are fixed, keys sorted, formatting
+compact and stable. It first deletes the files it wrote before (those tagged ``generated``)
+and never touches the hand-written ones (tagged ``handworked``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import zlib
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from napkit import coverage
+from napkit.actions import (
+    ANTE,
+    LEAVE_WIDOW,
+    PASS,
+    PEEK,
+    SIT_OUT,
+    TAKE_WIDOW,
+    Action,
+    Bid,
+    Buy,
+    Deal,
+    Discard,
+    NameTrumps,
+    Pass,
+    Peek,
+    Play,
+    Reshuffle,
+    SitOut,
+    TakeWidow,
+)
+from napkit.cards import SUIT_BITS, SUIT_NAMES, card_words, cards_of
+from napkit.errors import RuleError
+from napkit.formats import action_from_json, action_to_json
+from napkit.game import Game, default_spec
+from napkit.match import MatchState, new_match
+from napkit.purchase import _limit as purchase_limit
+from napkit.records import hand_outcome, match_actions
+from napkit.rulesets import Ruleset
+from napkit.state import (
+    AUCTION,
+    CHANCE,
+    DEAL,
+    DISCARD,
+    EXCHANGE,
+    NAMING,
+    PLAY,
+    PURCHASE,
+    RESHUFFLE,
+    HandState,
+)
+from napkit.trumps import opening_leads
+
+COMMAND = "python conformance/generate.py"
+HERE = Path(__file__).resolve().parent
+CASES = HERE / "cases"
+FORMAT = "napkit-case/1"
+
+# How many cases of each kind each ruleset gets from random play (before targeted ones).
+PER_RULESET = {"legal": 30, "illegal": 160, "outcome": 90, "match": 25}
+MAX_MATCH_STEPS = 1500  # a match that runs longer is drawn again (keeps files small)
+
+JSONObject = dict[str, Any]
+Step = tuple[int, Action]  # (actor, action); CHANCE for chance
+
+
+# --- the game of a case ---------------------------------------------------------------------------
+def option_variants(ruleset: Ruleset) -> list[dict[str, str]]:
+    """The defaults, then each option's each other choice with the rest at their defaults."""
+    base = {name: option.default for name, option in ruleset.options.items()}
+    variants = [dict(base)]
+    for name, option in ruleset.options.items():
+        for choice in option.choices:
+            if choice != option.default:
+                variants.append({**base, name: choice})
+    return variants
+
+
+def players_allowed(ruleset: Ruleset, options: Mapping[str, str]) -> list[int]:
+    players = ruleset.resolve(options)["players"]
+    assert isinstance(players, list)
+    return [n for n in players if isinstance(n, int)]
+
+
+def choose_game(ruleset: Ruleset, index: int, rng: random.Random) -> tuple[dict[str, str], int]:
+    """The options and table of the ``index``-th case of a kind: the option variants taken in
+    turn (so each choice of each option comes up), some other options drawn at random, and
+    the legal numbers of players taken in turn as well."""
+    variants = option_variants(ruleset)
+    variant = variants[index % len(variants)]
+    options = dict(variant)
+    fixed = {name for name, choice in variant.items() if choice != ruleset.options[name].default}
+    for name, option in ruleset.options.items():
+        if name not in fixed and rng.random() < 0.25:
+            options[name] = rng.choice(sorted(option.choices))
+    allowed = players_allowed(ruleset, options)
+    # Every legal table comes up, the common ones (five or fewer) three times as often:
+    # large tables make long cases.
+    tables = allowed + [n for n in allowed if n <= 5] * 2
+    players = tables[(index // len(variants) + index) % len(tables)]
+    return options, players
+
+
+# --- how the players choose -----------------------------------------------------------------------
+AUCTION_STYLES = ("uniform", "sensible", "sensible", "sensible", "nap", "nap", "high", "low",
+                  "pass", "misere", "peek")
+PLAY_STYLES = ("uniform", "declarer", "sensible", "sensible")
+
+
+@dataclass(frozen=True)
+class Style:
+    """How the players of one hand choose: a bias in the auction and the exchange, and in
+    play either uniformly or the declarer's side playing its best cards."""
+
+    auction: str
+    play: str
+    buy: bool
+    take: bool | None  # take the widow, leave it, or choose uniformly
+
+    @classmethod
+    def draw(cls, rng: random.Random) -> Style:
+        return cls(auction=rng.choice(AUCTION_STYLES), play=rng.choice(PLAY_STYLES),
+                   buy=rng.random() < 0.5, take=rng.choice((None, True, False)))
+
+    def words(self) -> str:
+        bits = []
+        if self.auction != "uniform":
+            bits.append({"high": "bidding high", "low": "bidding low", "pass": "passing",
+                         "misere": "misère", "peek": "looks",
+                         "sensible": "bidding what the hand is worth",
+                         "nap": "a strong hand dealt and bid for"}[self.auction])
+        if self.play != "uniform":
+            bits.append({"declarer": "the declarer playing strong, the rest weak",
+                         "sensible": "playing to win tricks cheaply"}[self.play])
+        return "random play" + (f" biased to {' and '.join(bits)}" if bits else "")
+
+
+def choose(state: HandState, legal: Sequence[Action], rng: random.Random, style: Style) -> Action:
+    """A player's choice among the legal actions, under a style."""
+    if len(legal) == 1:
+        return legal[0]
+    phase = state.phase
+    bids = state.game.rules.bids
+    if phase == AUCTION:
+        calls = [a for a in legal if isinstance(a, Bid)]
+        how = style.auction
+        if how == "peek" and PEEK in legal and rng.random() < 0.8:
+            return PEEK
+        if how == "pass" and PASS in legal and rng.random() < 0.95:
+            return PEEK if PEEK in legal and rng.random() < 0.2 else PASS
+        if how == "misere":
+            mis = [a for a in calls if bids[state.game.bid_index[a.bid]].misere]
+            if mis and rng.random() < 0.9:
+                return rng.choice(mis)
+        if how in ("sensible", "nap", "misere", "peek"):
+            return _sensible_call(state, legal, calls, rng, style)
+        if how == "high" and calls and rng.random() < 0.6:
+            return calls[-1]
+        if how == "low":
+            if PASS in legal and rng.random() < 0.5:
+                return PASS
+            if calls:
+                return calls[0]
+        if style.take is not None and calls and rng.random() < 0.5:
+            wanted = "with" if style.take else "without"
+            pick = [a for a in calls if bids[state.game.bid_index[a.bid]].widow == wanted]
+            if pick:
+                return rng.choice(pick)
+    elif phase == PURCHASE:
+        buys = [a for a in legal if isinstance(a, Buy) and a.cards]
+        if style.buy and buys:
+            return rng.choice(buys)
+    elif phase == EXCHANGE and style.take is not None:
+        return TAKE_WIDOW if style.take else LEAVE_WIDOW
+    elif phase in (NAMING, DISCARD) and style.play != "uniform":
+        # Name the longest suit (the highest cards breaking ties); discard the lowest card
+        # outside it.
+        hand = cards_of(state.hands[state.turn])
+        best = max(range(4), key=lambda s: sum(13 + c % 13 for c in hand if c // 13 == s))
+        if phase == NAMING:
+            return next((a for a in legal if isinstance(a, NameTrumps) and a.suit == best),
+                        rng.choice(legal))
+        return min(legal, key=lambda a: (a.card // 13 == best, a.card % 13)
+                   if isinstance(a, Discard) else (True, 99))
+    elif phase == PLAY and style.play == "declarer":
+        return _best_or_worst(state, legal)
+    elif phase == PLAY and style.play == "sensible":
+        return _sensible_play(state, legal)
+    return rng.choice(legal)
+
+
+def _sensible_call(state: HandState, legal: Sequence[Action], calls: Sequence[Bid],
+                   rng: random.Random, style: Style) -> Action:
+    """Bid about what the hand is worth: the tricks its longest suit as trumps and its aces
+    may take (a little more or less at random), a misère with no card above the nine."""
+    hand = cards_of(state.hands[state.turn])
+    bids = state.game.rules.bids
+    if max(c % 13 for c in hand) <= 7:
+        mis = [a for a in calls if bids[state.game.bid_index[a.bid]].misere]
+        if mis:
+            return rng.choice(mis)
+    worth = _worth(hand) + rng.choice((-1, 0, 0, 1, 1))
+    fit = [a for a in calls if not bids[state.game.bid_index[a.bid]].misere
+           and bids[state.game.bid_index[a.bid]].tricks <= worth]
+    if style.take is not None:
+        wanted = "with" if style.take else "without"
+        fit = [a for a in fit if bids[state.game.bid_index[a.bid]].widow in (wanted, None)] or fit
+    if fit:
+        return fit[-1] if rng.random() < 0.7 else rng.choice(fit)
+    return PASS if PASS in legal else rng.choice(legal)
+
+
+def _worth(hand: Sequence[int]) -> float:
+    """Roughly the tricks a hand may take with its longest suit as trumps."""
+    trumps = max(range(4), key=lambda s: sum(1 + (c % 13) / 13 for c in hand if c // 13 == s))
+    return sum(1.0 if c // 13 == trumps and c % 13 >= 8 else 0.6 if c // 13 == trumps
+               else 1.0 if c % 13 == 12 else 0.3 if c % 13 == 11 else 0.0 for c in hand)
+
+
+def _strong_deal(state: HandState, rng: random.Random) -> Action:
+    """Of a few shuffled packs, the one that deals some player the strongest hand."""
+    best: tuple[float, Action] | None = None
+    for _ in range(30):
+        deal = state.sample_chance(rng)
+        dealt = state.apply(deal)
+        worth = max(_worth(cards_of(dealt.hands[s])) for s in state.order)
+        if best is None or worth > best[0]:
+            best = (worth, deal)
+    assert best is not None
+    return best[1]
+
+
+def _best_or_worst(state: HandState, legal: Sequence[Action]) -> Action:
+    """The declarer plays their strongest card (trumps first), the opponents their weakest;
+    reversed in a misère, where the declarer wants to lose every trick."""
+    trumps = state.trumps
+    bid = state.game.rules.bids[state.contract]
+
+    def strength(action: Action) -> tuple[int, int]:
+        card = action.card if isinstance(action, Play) else 0
+        return (1 if card // 13 == trumps else 0, card % 13)
+
+    best = (state.turn == state.declarer) != bid.misere
+    return (max if best else min)(legal, key=strength)
+
+
+def _sensible_play(state: HandState, legal: Sequence[Action]) -> Action:
+    """Lead the strongest card; follow with the cheapest card that takes the trick from the
+    other side, else the weakest. In a misère the declarer ducks with the highest card that
+    does not win, and the opponents play low."""
+    trumps = state.trumps
+    bid = state.game.rules.bids[state.contract]
+    declaring = state.turn == state.declarer
+    plays = [a for a in legal if isinstance(a, Play)]
+    if not plays:
+        return legal[0]
+
+    def strength(card: int) -> tuple[int, int]:
+        return (1 if card // 13 == trumps else 0, card % 13)
+
+    if not state.trick:
+        pick = min if bid.misere and declaring else max
+        return pick(plays, key=lambda a: strength(a.card))
+    top = state.trick[0]
+    top_seat = state.leader
+    seat = state.leader
+    for card in state.trick[1:]:
+        seat = state.ring[seat]
+        if (card // 13 == top // 13 and card > top) or (
+                card // 13 == trumps and top // 13 != trumps):
+            top, top_seat = card, seat
+
+    def beats(card: int) -> bool:
+        if card // 13 == top // 13:
+            return card > top
+        return card // 13 == trumps
+
+    if bid.misere:
+        if declaring:
+            ducks = [a for a in plays if not beats(a.card)]
+            return max(ducks or plays, key=lambda a: strength(a.card))
+        return min(plays, key=lambda a: strength(a.card))
+    ours = (top_seat == state.declarer) == declaring
+    winners = [a for a in plays if beats(a.card)]
+    if winners and not ours:
+        return min(winners, key=lambda a: strength(a.card))
+    return min(plays, key=lambda a: strength(a.card))
+
+
+# --- playing a hand or a match --------------------------------------------------------------------
+@dataclass(frozen=True)
+class HandStart:
+    """The start-hand request's fields."""
+
+    dealer: int
+    seats: tuple[int, ...]
+    pool: int
+    funds: tuple[int, ...] | None
+    stakes: int
+
+    def to_json(self, game: Game) -> JSONObject:
+        return {"type": "start-hand", "ruleset": game.id, "options": dict(game.options),
+                "players": game.players, "dealer": self.dealer, "seats": list(self.seats),
+                "pool": self.pool, "funds": None if self.funds is None else list(self.funds),
+                "stakes": self.stakes}
+
+
+def draw_start(game: Game, rng: random.Random) -> HandStart:
+    """A hand's start: a dealer, its seats (now and then a few sitting out where a match can
+    leave players out), what the pool holds, each seat's chips where the match plays from a
+    fixed stock and pays only what it has, and raised stakes where throw-ins raise them."""
+    rules = game.rules
+    n = game.players
+    seats = tuple(range(n))
+    if (rules.sit_out or rules.bankroll is not None) and n > 2 and rng.random() < 0.2:
+        seats = tuple(sorted(rng.sample(range(n), rng.randint(2, n - 1))))
+    dealer = rng.choice(seats)
+    pool = rng.choice((0, 0, 1, 2, 3, 4, 6, 9, 12)) if rules.pool else 0
+    funds = None
+    if rules.bankroll is not None and rules.short_payment == "pay-what-you-have":
+        top = rng.choice((1, 2, 3, 5, rules.bankroll))
+        funds = tuple(rng.randint(1, top) if s in seats else 0 for s in range(n))
+    stakes = 1
+    if rules.throw_in_stakes != "unchanged" and rng.random() < 0.3:
+        stakes = rng.choice((2, 4) if rules.throw_in_stakes == "double-cumulative" else (2,))
+    return HandStart(dealer, seats, pool, funds, stakes)
+
+
+def new_hand(game: Game, start: HandStart) -> HandState:
+    return game.new_hand(start.dealer, seats=start.seats, pool=start.pool, funds=start.funds,
+                         stakes=start.stakes)
+
+
+def play_hand(game: Game, start: HandStart, rng: random.Random, style: Style
+              ) -> tuple[list[tuple[HandState, Step]], HandState]:
+    """Play a hand out: every (state before, step) in order, and the final state."""
+    state = new_hand(game, start)
+    steps: list[tuple[HandState, Step]] = []
+    while not state.is_over():
+        if state.phase == DEAL and style.auction == "nap":
+            action: Action = _strong_deal(state, rng)
+        elif state.is_chance():
+            action = state.sample_chance(rng)
+        else:
+            action = choose(state, state.legal_actions(), rng, style)
+        steps.append((state, (state.turn, action)))
+        state = state.apply(action)
+    return steps, state
+
+
+def play_match(game: Game, hands: int | None, chips: int | None, rng: random.Random,
+               sit_out: float) -> MatchState | None:
+    """Play a match out (None if it runs past :data:`MAX_MATCH_STEPS`)."""
+    match = new_match(game, hands=hands, chips=chips)
+    style = Style.draw(rng)
+    played = 0
+    for _ in range(MAX_MATCH_STEPS):
+        if match.is_over():
+            return match
+        if match.is_chance():
+            action: Action = match.sample_chance(rng)
+        elif match.hand is not None:
+            if len(match.hands) != played:
+                played, style = len(match.hands), Style.draw(rng)
+            action = choose(match.hand, match.hand.legal_actions(), rng, style)
+        else:
+            legal = match.legal_actions()
+            action = SIT_OUT if SIT_OUT in legal and rng.random() < sit_out else ANTE
+        match = match.apply(action)
+    return None
+
+
+# --- refusals -------------------------------------------------------------------------------------
+def refusal(state: HandState | MatchState, seat: int | None,
+            action: Action) -> tuple[str | None, str]:
+    """Whether ``seat`` may take ``action`` now, as the harness asks it of a program: the rule
+    id and reason of a refusal, or (None, "") if accepted. Play already over is refused as
+    such (whoever asks); otherwise an action by anyone but the one whose turn it is (chance
+    is ``None``) is out of turn (NAP-1.2.1); otherwise the engine decides."""
+    if not state.is_over():
+        turn = None if state.turn == CHANCE else state.turn
+        if seat != turn:
+            who = "chance" if turn is None else f"seat {turn}"
+            by = "chance" if seat is None else f"seat {seat}"
+            return "NAP-1.2.1", f"it is {who}'s turn, not {by}'s"
+    try:
+        state.apply(action)
+    except RuleError as exc:
+        return exc.rule, exc.message
+    return None, ""
+
+
+# --- illegal actions, each chosen to break one rule -----------------------------------------------
+Candidates = list[tuple[int | None, Action]]
+
+
+@dataclass(frozen=True)
+class Breach:
+    """A way to break one rule: where it can be tried, and what."""
+
+    name: str
+    rule: str
+    words: str  # what the last action does, for the description
+    find: Callable[[HandState, random.Random], Candidates]
+
+
+def _hand(state: HandState) -> int:
+    return state.hands[state.turn]
+
+
+def _revoke(state: HandState, rng: random.Random) -> Candidates:
+    if state.phase != PLAY or not state.trick:
+        return []
+    hand = _hand(state)
+    led = SUIT_BITS[state.trick[0] // 13]
+    if not hand & led or not hand & ~led:
+        return []
+    return [(state.turn, Play(c)) for c in cards_of(hand & ~led)]
+
+
+def _not_held(state: HandState, rng: random.Random) -> Candidates:
+    if state.phase != PLAY:
+        return []
+    pack = state.game.pack(len(state.order))
+    return [(state.turn, Play(c)) for c in cards_of(pack & ~_hand(state))]
+
+
+def _first_lead(state: HandState, rng: random.Random) -> Candidates:
+    if state.phase != PLAY or state.tricks or state.trick:
+        return []
+    hand = _hand(state)
+    return [(state.turn, Play(c)) for c in cards_of(hand & ~opening_leads(state))]
+
+
+def _bid_not_higher(state: HandState, rng: random.Random) -> Candidates:
+    if state.phase != AUCTION or state.auction.high < 0:
+        return []
+    bids = state.game.rules.bids[:state.auction.high + 1]
+    return [(state.turn, Bid(b.id)) for b in bids]
+
+
+def _bid_prerequisite(state: HandState, rng: random.Random) -> Candidates:
+    if state.phase != AUCTION:
+        return []
+    made = state.auction.made
+    return [(state.turn, Bid(b.id)) for b in state.game.rules.bids[state.auction.high + 1:]
+            if b.requires and not all(made & group for group in b.requires)]
+
+
+def _unknown_bid(state: HandState, rng: random.Random) -> Candidates:
+    if state.phase != AUCTION:
+        return []
+    present = set(state.game.bid_index)
+    return [(state.turn, Bid(b)) for b in all_bid_ids() if b not in present]
+
+
+def _not_a_call(state: HandState, rng: random.Random) -> Candidates:
+    if state.phase != AUCTION:
+        return []
+    return [(state.turn, Play(c)) for c in cards_of(_hand(state))]
+
+
+def _out_of_turn(state: HandState, rng: random.Random) -> Candidates:
+    if state.is_over():
+        return []
+    out: Candidates = []
+    for seat in state.order:
+        if seat == state.turn:
+            continue
+        held = cards_of(state.hands[seat])
+        if state.phase in (DEAL, AUCTION):
+            out.append((seat, PASS))
+        elif state.phase == PURCHASE:
+            out.append((seat, Buy(0)))
+        elif held:
+            out.append((seat, Play(rng.choice(held))))
+    return out
+
+
+def _peek(state: HandState, rng: random.Random) -> Candidates:
+    if state.phase != AUCTION:
+        return []
+    rules = state.game.rules
+    seat = state.turn
+    if rules.peek_cost is None or state.widow < 0 or state.seen >> seat & 1 or (
+            state.funds is not None and state.funds[seat] < rules.peek_cost):
+        return [(seat, PEEK)]
+    return []
+
+
+def _exchange(state: HandState, rng: random.Random) -> Candidates:
+    seat = state.turn
+    hand = state.hands[seat] if seat >= 0 else 0
+    if state.phase == EXCHANGE:
+        return [(seat, Play(c)) for c in cards_of(hand)] + [
+            (seat, Discard(c)) for c in cards_of(hand)]
+    if state.phase == DISCARD:
+        pack = state.game.pack(len(state.order))
+        out: Candidates = [(seat, Discard(c)) for c in cards_of(pack & ~hand)]
+        out += [(seat, Discard(c)) for c in cards_of(state.pending)]
+        out += [(seat, LEAVE_WIDOW), (seat, Play(rng.choice(cards_of(hand))))]
+        return out
+    return []
+
+
+def _naming(state: HandState, rng: random.Random) -> Candidates:
+    if state.phase != NAMING:
+        return []
+    seat = state.turn
+    hand = state.hands[seat]
+    out: Candidates = [(seat, Play(c)) for c in cards_of(hand)]
+    if not state.game.rules.naming_void_allowed:
+        out += [(seat, NameTrumps(s)) for s in range(4) if not hand & SUIT_BITS[s]]
+    return out
+
+
+def _buy(state: HandState, rng: random.Random) -> Candidates:
+    if state.phase != PURCHASE:
+        return []
+    seat = state.turn
+    hand = state.hands[seat]
+    pack = state.game.pack(len(state.order))
+    out: Candidates = []
+    for card in cards_of(pack & ~hand):
+        mine = cards_of(hand)
+        keep = rng.sample(mine, rng.randint(0, 2))
+        out.append((seat, Buy(sum(1 << c for c in (card, *keep)))))
+    out.append((seat, Bid(state.game.rules.bids[0].id)))
+    return out
+
+
+def _buy_limit(state: HandState, rng: random.Random) -> Candidates:
+    if state.phase != PURCHASE:
+        return []
+    seat = state.turn
+    cost = state.game.rules.purchase_cost or 0
+    if state.funds is not None and state.funds[seat] < cost:
+        return []
+    limit = purchase_limit(state)
+    mine = cards_of(state.hands[seat])
+    if limit >= len(mine):
+        return []
+    return [(seat, Buy(sum(1 << c for c in rng.sample(mine, k))))
+            for k in range(limit + 1, len(mine) + 1)]
+
+
+def _deal(state: HandState, rng: random.Random) -> Candidates:
+    if state.phase != DEAL:
+        return []
+    cards = list(cards_of(state.game.pack(len(state.order))))
+    rng.shuffle(cards)
+    out: Candidates = [(None, Deal(tuple(cards[:-1])))]  # a card short
+    outside = [c for c in range(52) if c not in cards]
+    if outside:  # a card from outside this pack in place of one of it
+        out.append((None, Deal((rng.choice(outside), *cards[1:]))))
+    return out
+
+
+def _deal_first(state: HandState, rng: random.Random) -> Candidates:
+    if state.phase != DEAL:
+        return []
+    cards = list(cards_of(state.game.pack(len(state.order))))
+    rng.shuffle(cards)
+    return [(None, Reshuffle(tuple(cards)))]
+
+
+def _reshuffle(state: HandState, rng: random.Random) -> Candidates:
+    if state.phase != RESHUFFLE:
+        return []
+    stock = list(state.discards)
+    rng.shuffle(stock)
+    return [(None, Reshuffle(tuple(stock[:-1])))] if stock else []
+
+
+def _over(state: HandState, rng: random.Random) -> Candidates:
+    if not state.is_over():
+        return []
+    seat = state.tricks[-1].winner if state.tricks else state.order[0]
+    if state.result is not None and state.result.thrown_in:
+        return [(seat, Bid(state.game.rules.bids[0].id)), (seat, PASS)]
+    return [(seat, Play(rng.choice(state.tricks[-1].cards)))]
+
+
+BREACHES = (
+    Breach("revoke", "NAP-8.1.1", "plays a card of another suit while holding the suit led",
+           _revoke),
+    Breach("not-held", "NAP-4.2.1", "plays a card they do not hold", _not_held),
+    Breach("first-lead", "NAP-7.2.2",
+           "leads to the first trick a card the contract's lead obligation forbids", _first_lead),
+    Breach("bid-not-higher", "NAP-5.2.1",
+           "bids a bid that does not rank above the highest so far", _bid_not_higher),
+    Breach("bid-prerequisite", "NAP-5.2.5",
+           "bids a bid whose required earlier bids have not been made", _bid_prerequisite),
+    Breach("unknown-bid", "NAP-5.2.2", "bids a bid this game (with these options) does not have",
+           _unknown_bid),
+    Breach("not-a-call", "NAP-5.2.1", "plays a card at their turn to speak in the auction",
+           _not_a_call),
+    Breach("out-of-turn", "NAP-1.2.1", "acts out of turn", _out_of_turn),
+    Breach("look", "NAP-6.1.1", "buys a look at the widow that they may not buy", _peek),
+    Breach("exchange", "NAP-6.3.1", "does something other than the exchange when it is due",
+           _exchange),
+    Breach("naming", "NAP-7.1.2", "does something other than name a suit they may name",
+           _naming),
+    Breach("buy", "NAP-6.2.1", "makes a purchase the rules do not allow", _buy),
+    Breach("buy-limit", "NAP-6.2.2", "discards more cards than the stock can replace",
+           _buy_limit),
+    Breach("deal", "NAP-2.2.1", "deals from a pack that is not this hand's pack", _deal),
+    Breach("deal-first", "NAP-4.2.2", "does something other than deal before the deal",
+           _deal_first),
+    Breach("reshuffle", "NAP-6.2.2", "reshuffles a stock that is not the discards", _reshuffle),
+    Breach("over", "NAP-8.3.1", "acts once the hand is over", _over),
+)
+# The order in which the illegal cases of a ruleset take their breaches (the common ones more
+# often); a breach its ruleset cannot reach is skipped.
+BREACH_CYCLE = ("revoke", "not-held", "bid-not-higher", "out-of-turn", "first-lead", "look",
+                "revoke", "exchange", "naming", "bid-prerequisite", "unknown-bid", "buy",
+                "not-held", "buy-limit", "deal", "out-of-turn", "not-a-call", "deal-first",
+                "reshuffle", "over", "bid-not-higher")
+BREACH_BY_NAME = {b.name: b for b in BREACHES}
+
+
+def all_bid_ids() -> list[str]:
+    """Every bid id of every ruleset, under any options."""
+    found: set[str] = set()
+    for ruleset in default_spec().rulesets.values():
+        bids = ruleset.params.get("bids")
+        for bid in bids if isinstance(bids, list) else []:
+            ident = bid.get("id") if isinstance(bid, dict) else None
+            if isinstance(ident, str):
+                found.add(ident)
+    return sorted(found)
+
+
+def possible(breach: Breach, game: Game) -> bool:
+    """Whether a breach can occur at all in a game (else it is not tried)."""
+    rules = game.rules
+    name = breach.name
+    if name == "first-lead":
+        return any(b.lead != "any" for b in rules.bids)
+    if name == "bid-prerequisite":
+        return any(b.requires for b in rules.bids)
+    if name == "exchange":
+        return rules.exchange_when is not None and rules.widow
+    if name == "naming":
+        return any(b.trumps == "named" for b in rules.bids)
+    if name in ("buy", "buy-limit"):
+        return rules.purchase_cost is not None
+    if name == "reshuffle":
+        return rules.purchase_cost is not None and rules.short_stock != "limit"
+    return True
+
+
+# --- replaying a case (what the harness asks of a program) ----------------------------------------
+def replay(case: JSONObject) -> Any:
+    """Replay a case through the engine as the harness drives a program: start, then for each
+    step the legal actions where the case lists them, then the step; and at the end the
+    refusal or the outcome. What the engine answers, for checking the case against it: the
+    legal lists, the refusal's rule and the outcome."""
+    game = Game.create(case["ruleset"], case["players"], case["options"])
+    start = case["start"]
+    state: HandState | MatchState
+    if start["type"] == "start-match":
+        state = new_match(game, hands=start["hands"], chips=start["chips"])
+    else:
+        funds = start["funds"]
+        state = game.new_hand(start["dealer"], seats=tuple(start["seats"]), pool=start["pool"],
+                              funds=None if funds is None else tuple(funds),
+                              stakes=start["stakes"])
+    legal: list[list[JSONObject]] = []
+    for i, step in enumerate(case["steps"]):
+        if "legal" in step:
+            # What the player to act may do, asked as a player asks it: through what that
+            # seat may know of the hand (its view, NAP-4.3.2), the way napkit play asks it.
+            actions = (state.view(state.turn).legal_actions if isinstance(state, HandState)
+                       else state.legal_actions())
+            legal.append([action_to_json(a) for a in actions])
+        action = action_from_json(step["action"], ["steps", i, "action"])
+        rule, why = refusal(state, step["seat"], action)
+        if rule is not None:
+            raise AssertionError(f"{case['id']}: step {i} refused: {rule}: {why}")
+        state = state.apply(action)
+    answer: JSONObject = {"legal": legal}
+    refuse = case["expect"].get("refuse")
+    if refuse is not None:
+        action = action_from_json(refuse["action"], ["expect", "refuse", "action"])
+        answer["refuse"] = refusal(state, refuse["seat"], action)[0]
+    if case["kind"] == "outcome":
+        assert isinstance(state, HandState)
+        answer["outcome"] = hand_outcome(state) if state.is_over() else None
+    if case["kind"] == "match":
+        assert isinstance(state, MatchState)
+        answer["outcome"] = match_outcome(state) if state.is_over() else None
+    return answer
+
+
+def match_outcome(match: MatchState) -> JSONObject:
+    """A finished match's outcome as the adapter protocol gives it."""
+    assert match.result is not None
+    result = match.result
+    return {"balances": list(result.balances), "pool": result.pool,
+            "winners": list(result.winners), "hands": result.hands,
+            "out": [s for s in range(match.game.players) if match.out >> s & 1]}
+
+
+@dataclass
+class Book:
+    """What the law book and the spec say about rulesets, for tagging cases."""
+
+    play_rules: frozenset[str]
+    in_force: dict[str, frozenset[str]]
+    order: Callable[[str], int]
+
+    @classmethod
+    def load(cls) -> Book:
+        spec = default_spec()
+        play = frozenset(r.id for r in spec.lawbook if r.kind == "play")
+        return cls(play, {rid: frozenset(rs.rules) & play for rid, rs in spec.rulesets.items()},
+                   spec.lawbook.order)
+
+    def tag(self, case: JSONObject) -> list[str]:
+        """The play rules in force that replaying the case exercises (and the rule an illegal
+        case's last action breaks), in law-book order."""
+        _, rules = coverage.exercised(lambda: replay(case))
+        refuse = case["expect"].get("refuse")
+        found = set(rules) | ({refuse["rule"]} if refuse else set())
+        return sorted(found & self.in_force[case["ruleset"]], key=self.order)
+
+
+# --- the cases ------------------------------------------------------------------------------------
+def seed_of(name: str) -> int:
+    """A case's seed, from its id: stable whatever other cases are added or removed."""
+    return zlib.crc32(name.encode("utf-8"))
+
+
+def _options_words(ruleset: Ruleset, options: Mapping[str, str]) -> str:
+    changed = [f"{k} {v}" for k, v in sorted(options.items())
+               if v != ruleset.options[k].default]
+    return f" ({', '.join(changed)})" if changed else ""
+
+
+def _steps(steps: Sequence[tuple[HandState | None, Step]], legal: bool) -> list[JSONObject]:
+    out = []
+    for state, (actor, action) in steps:
+        step: JSONObject = {"seat": None if actor == CHANCE else actor,
+                            "action": action_to_json(action)}
+        if legal and actor != CHANCE and state is not None:
+            step["legal"] = [action_to_json(a) for a in state.legal_actions()]
+        out.append(step)
+    return out
+
+
+def _hand_tags(steps: Sequence[tuple[HandState, Step]], final: HandState) -> list[str]:
+    tags = set()
+    for state, (_, action) in steps:
+        if isinstance(action, Peek):
+            tags.add("look")
+        elif isinstance(action, Buy) and action.cards:
+            tags.add("purchase")
+        elif isinstance(action, Reshuffle):
+            tags.add("reshuffle")
+        elif isinstance(action, TakeWidow | Discard):
+            tags.add("exchange")
+        elif isinstance(action, NameTrumps):
+            tags.add("named-trumps")
+        if state.phase == AUCTION and state.auction.round == 2:
+            tags.add("raising-round")
+    result = final.result
+    if result is not None:
+        if result.thrown_in:
+            tags.add("thrown-in")
+        else:
+            tags.add("made" if result.made else "defeated")
+            bid = final.contract_bid
+            if bid is not None and bid.misere:
+                tags.add("misere")
+            if bid is not None and bid.tricks == 5:
+                tags.add("five-tricks")
+            if any(p.rule == "NAP-9.1.2" for p in result.payments):
+                tags.add("pool-won")
+    return sorted(tags)
+
+
+def _base(case_id: str, kind: str, game: Game, seed: int, description: str,
+          start: JSONObject, steps: list[JSONObject], expect: JSONObject,
+          tags: Sequence[str]) -> JSONObject:
+    return {"format": FORMAT, "id": case_id, "kind": kind, "ruleset": game.id,
+            "options": dict(game.options), "players": game.players, "rules": [],
+            "tags": sorted({"generated", *tags}), "description": description,
+            "generated": {"by": COMMAND, "seed": seed}, "start": start, "steps": steps,
+            "expect": expect}
+
+
+def hand_case(kind: str, ruleset: Ruleset, index: int, name: str | None = None,
+              target: str | None = None) -> JSONObject | None:
+    """A legal or outcome case: one hand played out."""
+    rid = ruleset.id
+    seed = seed_of(f"{rid}/{kind}/{index}" if target is None else f"{rid}/{kind}/{target}/{index}")
+    rng = random.Random(seed)
+    options, players = choose_game(ruleset, index, rng)
+    game = Game.create(rid, players, options)
+    start = draw_start(game, rng)
+    style = Style.draw(rng)
+    steps, final = play_hand(game, start, rng, style)
+    result = final.result
+    assert result is not None
+    what = ("thrown in: nobody bid" if result.thrown_in else
+            f"{result.contract} by seat {result.declarer}, "
+            f"{'made' if result.made else 'defeated'} with {_tricks(result.tricks)}")
+    words = (f"Generated: one hand of {ruleset.title} ({rid}), {players} players"
+             f"{_options_words(ruleset, options)}, dealer seat {start.dealer}, "
+             f"{style.words()}; {what}. ")
+    if kind == "legal":
+        words += "Expected: before each player's step, the legal actions the engine lists."
+        expect: JSONObject = {}
+        label = "hand"
+    else:
+        words += "Expected: the outcome the engine settles."
+        expect = {"outcome": hand_outcome(final)}
+        label = "thrown-in" if result.thrown_in else (
+            f"{result.contract}-{'made' if result.made else 'defeated'}")
+    case_name = name or f"{index:04d}-{label}"
+    return _base(f"{rid}/{kind}/{case_name}", kind, game, seed, words, start.to_json(game),
+                 _steps(steps, kind == "legal"), expect, _hand_tags(steps, final))
+
+
+def illegal_case(ruleset: Ruleset, index: int, name: str | None = None,
+                 target: str | None = None) -> JSONObject | None:
+    """An illegal case: a hand played up to a point, then an action chosen to break one rule,
+    which the engine must refuse naming that rule. The breaches are taken in turn; one that
+    the game cannot reach in a few hands gives way to the next."""
+    rid = ruleset.id
+    cycle = [b for b in BREACH_CYCLE if target is None or BREACH_BY_NAME[b].rule == target]
+    for shift in range(len(cycle)):
+        breach = BREACH_BY_NAME[cycle[(index + shift) % len(cycle)]]
+        key = f"{rid}/illegal/{index}" if target is None else f"{rid}/illegal/{target}/{index}"
+        for attempt in range(8):
+            seed = seed_of(f"{key}/{breach.name}/{attempt}")
+            rng = random.Random(seed)
+            options, players = choose_game(ruleset, index + attempt, rng)
+            game = Game.create(rid, players, options)
+            if not possible(breach, game):
+                continue
+            case = _try_breach(ruleset, game, breach, rng, seed, index, name)
+            if case is not None:
+                return case
+    return None
+
+
+def _try_breach(ruleset: Ruleset, game: Game, breach: Breach, rng: random.Random, seed: int,
+                index: int, name: str | None) -> JSONObject | None:
+    start = draw_start(game, rng)
+    style = Style.draw(rng)
+    steps, final = play_hand(game, start, rng, style)
+    points = [(i, state) for i, (state, _) in enumerate(steps)] + [(len(steps), final)]
+    found = []
+    for i, state in points:
+        candidates = breach.find(state, rng)
+        if candidates:
+            found.append((i, state, candidates))
+    if not found:
+        return None
+    i, state, candidates = found[rng.randrange(len(found))]
+    seat, action = candidates[rng.randrange(len(candidates))]
+    rule, why = refusal(state, seat, action)
+    assert rule == breach.rule, (
+        f"{game!r}: {breach.name} meant to break {breach.rule}, but the engine "
+        f"{'accepts it' if rule is None else f'names {rule}: {why}'} ({action}, seat {seat})")
+    prefix = steps[:i]
+    who = "chance" if seat is None else f"seat {seat}"
+    where = (f"after {len(prefix)} steps, in the {state.phase_name}" if prefix else
+             "before the deal")
+    words = (f"Generated: one hand of {ruleset.title} ({ruleset.id}), {game.players} players"
+             f"{_options_words(ruleset, dict(game.options))}, dealer seat {start.dealer}, "
+             f"{style.words()}; {where}, {who} {breach.words}: {action_words(action)}. "
+             f"The engine refuses it: {rule}: {why}.")
+    expect = {"refuse": {"seat": seat, "action": action_to_json(action), "rule": breach.rule}}
+    case_name = name or f"{index:04d}-{breach.name}"
+    return _base(f"{ruleset.id}/illegal/{case_name}", "illegal", game, seed, words,
+                 start.to_json(game), _steps(prefix, False), expect,
+                 ["breach-" + breach.name, state.phase_name])
+
+
+def _tricks(n: int) -> str:
+    return "1 trick" if n == 1 else f"{n} tricks"
+
+
+def action_words(action: Action) -> str:
+    if isinstance(action, Play):
+        return f"plays {card_words(action.card)}"
+    if isinstance(action, Discard):
+        return f"discards {card_words(action.card)}"
+    if isinstance(action, Bid):
+        return f"bids {action.bid}"
+    if isinstance(action, NameTrumps):
+        return f"names {SUIT_NAMES[action.suit]}"
+    if isinstance(action, Buy):
+        cards = ", ".join(card_words(c) for c in cards_of(action.cards))
+        return f"buys, discarding {cards}" if cards else "buys nothing"
+    if isinstance(action, Deal):
+        return f"deals a pack of {len(action.pack)} cards"
+    if isinstance(action, Reshuffle):
+        return f"reshuffles {len(action.stock)} cards into the stock"
+    if isinstance(action, Pass):
+        return "passes"
+    return str(action)
+
+
+def match_case(ruleset: Ruleset, index: int, name: str | None = None,
+               target: str | None = None) -> JSONObject | None:
+    """A match played out from the choice of the first dealer to its end."""
+    rid = ruleset.id
+    key = f"{rid}/match/{index}" if target is None else f"{rid}/match/{target}/{index}"
+    for attempt in range(10):
+        seed = seed_of(f"{key}/{attempt}")
+        rng = random.Random(seed)
+        options, players = choose_game(ruleset, index + attempt, rng)
+        game = Game.create(rid, players, options)
+        rules = game.rules
+        chips: int | None = None
+        if rules.bankroll is not None:
+            chips = rng.choice((2, 3, 4, 6, None)) if rng.random() < 0.8 else rules.bankroll
+        hands: int | None = rng.randint(1, 5)
+        if rules.match_end == "last-with-chips" or (
+                rules.bankroll is not None and chips is not None and chips <= 4
+                and rng.random() < 0.3):
+            hands = None if rules.match_end != "agreed" else hands
+        match = play_match(game, hands, chips, rng, sit_out=rng.choice((0.0, 0.2, 0.5)))
+        if match is None:
+            continue
+        outcome = match_outcome(match)
+        steps = [(None, step) for step in match_actions(match)]
+        tags = set()
+        for hand in match.hands:
+            assert hand.result is not None
+            tags.update(_hand_tags([], hand))
+        if match.out:
+            tags.add("knockout")
+        if any(isinstance(a, SitOut) for _, a in match.history):
+            tags.add("sit-out")
+        if any(h.result is not None and h.result.thrown_in for h in match.hands[:-1]):
+            tags.add("redeal")
+        limit = "no agreed number of hands" if hands is None else f"at most {hands} hands"
+        chips_words = "" if rules.bankroll is None else (
+            f", {chips if chips is not None else rules.bankroll} chips each")
+        knocked = ", ".join(str(s) for s in outcome["out"])
+        words = (f"Generated: a match of {ruleset.title} ({rid}), {players} players"
+                 f"{_options_words(ruleset, dict(game.options))}, {limit}{chips_words}, "
+                 f"random play with a bias drawn for each hand; "
+                 f"{outcome['hands']} hands played"
+                 f"{f', out: {knocked}' if knocked else ''}, "
+                 f"winners: {', '.join(str(w) for w in outcome['winners'])}. Expected: the "
+                 f"engine's balances, pool, winners, hands and knock-outs.")
+        start = {"type": "start-match", "ruleset": rid, "options": dict(game.options),
+                 "players": players, "hands": hands, "chips": chips}
+        case_name = name or f"{index:04d}-{outcome['hands']}-hands"
+        return _base(f"{rid}/match/{case_name}", "match", game, seed, words, start,
+                     _steps(steps, False), {"outcome": outcome}, sorted(tags))
+    return None
+
+
+MAKERS: dict[str, Callable[..., JSONObject | None]] = {
+    "legal": lambda rs, i, name=None, target=None: hand_case("legal", rs, i, name, target),
+    "outcome": lambda rs, i, name=None, target=None: hand_case("outcome", rs, i, name, target),
+    "illegal": illegal_case,
+    "match": match_case,
+}
+
+
+def generate() -> Iterator[JSONObject]:
+    """Every generated case, tagged: random play first, then targeted cases for any play rule
+    in force in a ruleset that random play left without a case."""
+    book = Book.load()
+    spec = default_spec()
+    covered: set[tuple[str, str]] = set()
+    for ruleset in spec.rulesets.values():
+        for kind, count in PER_RULESET.items():
+            for index in range(count):
+                case = MAKERS[kind](ruleset, index)
+                if case is None:
+                    continue
+                case["rules"] = book.tag(case)
+                if not case["rules"]:
+                    continue
+                covered.update((ruleset.id, rule) for rule in case["rules"])
+                yield case
+    # Targeted: for each empty cell, cases drawn until one exercises the rule.
+    for ruleset in spec.rulesets.values():
+        for rule in sorted(book.in_force[ruleset.id], key=book.order):
+            if (ruleset.id, rule) in covered:
+                continue
+            case = _targeted(book, ruleset, rule)
+            if case is not None:
+                covered.update((ruleset.id, r) for r in case["rules"])
+                yield case
+
+
+TARGET_TRIES = 200
+
+
+def _targeted(book: Book, ruleset: Ruleset, rule: str) -> JSONObject | None:
+    slug = rule.lower().replace(".", "-")
+    breaches = {b.rule for b in BREACHES}
+    kinds = ["illegal"] if rule in breaches else []
+    kinds += ["outcome", "match", "legal"]
+    for index in range(TARGET_TRIES):
+        kind = kinds[index % len(kinds)]
+        case = MAKERS[kind](ruleset, index, f"t-{slug}", rule)
+        if case is None:
+            continue
+        case["rules"] = book.tag(case)
+        if rule in case["rules"]:
+            case["tags"] = sorted({*case["tags"], "targeted"})
+            return case
+    return None
+
+
+# --- files ----------------------------------------------------------------------------------------
+def dumps(case: JSONObject) -> str:
+    """A case as its file holds it: compact JSON, keys sorted, one line and a newline."""
+    return json.dumps(case, sort_keys=True, separators=(",", ":"), ensure_ascii=False) + "\n"
+
+
+def is_generated(path: Path) -> bool:
+    try:
+        doc = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False
+    return isinstance(doc, dict) and isinstance(doc.get("tags"), list) and (
+        "generated" in doc["tags"])
+
+
+def write(out: Path) -> dict[str, int]:
+    """Delete the generated cases under ``out``, write them anew; the count of each kind."""
+    for path in sorted(out.glob("*/*/*.json")) if out.is_dir() else []:
+        if is_generated(path):
+            path.unlink()
+    counts: dict[str, int] = {}
+    for case in generate():
+        path = out.joinpath(*case["id"].split("/")).with_suffix(".json")
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if path.exists():
+            raise SystemExit(f"{path}: a hand-written case has the id of a generated one")
+        path.write_text(dumps(case), encoding="utf-8")
+        counts[case["kind"]] = counts.get(case["kind"], 0) + 1
+    return counts
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog=COMMAND, description="Write the generated conformance cases (byte for byte the "
+                                  "same every run), or print the coverage matrix.")
+    parser.add_argument("--out", type=Path, default=CASES,
+                        help="the cases folder (default: conformance/cases)")
+    parser.add_argument("--matrix", action="store_true",
+                        help="print the rule-by-ruleset matrix of case counts of the cases "
+                             "already there; exit 1 if a cell is empty")
+    args = parser.parse_args(argv)
+    if args.matrix:
+        from napkit.conform.matrix import main_matrix
+        from napkit.conform.suite import load_suite
+
+        cases, problems = load_suite(args.out)
+        for problem in problems:
+            print(problem, file=sys.stderr)
+        lines, empty = main_matrix(cases)
+        print("\n".join(lines))
+        return 1 if empty or problems else 0
+    args.out.mkdir(parents=True, exist_ok=True)
+    counts = write(args.out)
+    total = sum(counts.values())
+    print(f"wrote {total} generated cases under {args.out}: "
+          + ", ".join(f"{counts.get(k, 0)} {k}" for k in PER_RULESET))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
