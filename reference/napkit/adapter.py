@@ -334,7 +334,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     if args:
         if args[0] in ("-h", "--help"):
-            print(__doc__.split("\n\n")[1].strip() if __doc__ else "")
+            print(f"usage: python -m napkit.adapter (or: napkit adapter)\n\nnapkit's engine "
+                  f"behind the adapter protocol {PROTOCOL} (spec/conformance.md): one JSON "
+                  "request a line on standard input,\none JSON response a line on standard "
+                  "output, until bye or the end of input.")
             return 0
         print(f"napkit adapter: takes no arguments, not {args[0]!r} (it speaks {PROTOCOL} "
               "on standard input and output)", file=sys.stderr)
