@@ -422,21 +422,34 @@ def _revoke_allowed(p: Patcher) -> None:
     p.function(play, "playable", playable)
 
 
+def _must_trump(state: HandState) -> int:
+    """The trumps a player void in the suit led holds (0 if they are not void, or hold none,
+    or trumps are not yet fixed)."""
+    trick, trump = state.trick, state.trumps
+    if not trick or not 0 <= trump < 4:
+        return 0
+    hand = state.hands[state.turn]
+    return 0 if hand & SUIT_BITS[trick[0] // 13] else hand & SUIT_BITS[trump]
+
+
 @mutant("must-trump-when-void", rule="NAP-8.1.2", phase="play", rulesets=EVERY)
 def _must_trump_when_void(p: Patcher) -> None:
     """A player who cannot follow suit must play a trump if they hold one."""
     original = play.playable
+    original_refusal = play.refusal
 
     def playable(state: HandState) -> int:
-        allowed = original(state)
-        trick, trump = state.trick, state.trumps
-        if trick and 0 <= trump < 4:
-            hand = state.hands[state.turn]
-            if not hand & SUIT_BITS[trick[0] // 13] and hand & SUIT_BITS[trump]:
-                return hand & SUIT_BITS[trump]
-        return allowed
+        return _must_trump(state) or original(state)
+
+    def refusal(state: HandState, card: object) -> IllegalActionError:
+        trumps_held = _must_trump(state)
+        if (trumps_held and type(card) is int and 0 <= card < 52
+                and state.hands[state.turn] >> card & 1):
+            return IllegalActionError("NAP-8.1.2", "unable to follow suit, must play a trump")
+        return original_refusal(state, card)
 
     p.function(play, "playable", playable)
+    p.function(play, "refusal", refusal)
 
 
 @mutant("highest-card-wins", rule="NAP-8.2.1", phase="play", rulesets=EVERY)

@@ -8,20 +8,37 @@ first place where its answers differ (a different turn or legal set, an action r
 different outcome) is the mutant's *difference*. A mutant that never differs on the rulesets it
 names is no mutant of them: the tests reject it.
 
-Replaying under the mutant must raise nothing but :class:`~napkit.errors.IllegalActionError`
-(a refusal): any other exception means the mutant crashes, which would make it trivially
+Replaying under the mutant must raise nothing but a :class:`~napkit.errors.RuleError` (a
+refusal): any other exception means the mutant crashes, which would make it trivially
 caught through the protocol, and is reported as such.
 """
 
 from __future__ import annotations
 
+import contextlib
 import random
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from napkit.actions import Action, Bid, Deal, Pass, Shuffle
-from napkit.errors import IllegalActionError
+from napkit.actions import (
+    ANTE,
+    LEAVE_WIDOW,
+    PASS,
+    PEEK,
+    SIT_OUT,
+    TAKE_WIDOW,
+    Action,
+    Bid,
+    Buy,
+    Deal,
+    Discard,
+    NameTrumps,
+    Pass,
+    Play,
+    Shuffle,
+)
+from napkit.errors import RuleError
 from napkit.game import Game, default_spec
 from napkit.match import MatchState, new_match
 from napkit.players import HeuristicPlayer, match_view
@@ -120,8 +137,11 @@ def _hand_setup(game: Game, rng: random.Random) -> dict[str, Any]:
     }
 
 
-def record(ruleset: str, options: Mapping[str, str], scope: str, seed: int) -> Run:
-    """Play one random hand (scope ``hand``) or match (``match``) with the engine as it is."""
+def record(ruleset: str, options: Mapping[str, str], scope: str, seed: int,
+           probe: bool = False) -> Run:
+    """Play one random hand (scope ``hand``) or match (``match``) with the engine as it is.
+    With ``probe``, also try a few arbitrary actions at each player's turn (see
+    :func:`probe_refusals`)."""
     rng = random.Random(f"{ruleset} {scope} {seed}")
     players = rng.choice(table_sizes(ruleset, options))
     game = _game(ruleset, players, options)
@@ -142,6 +162,8 @@ def record(ruleset: str, options: Mapping[str, str], scope: str, seed: int) -> R
                 action: Action = hand.sample_chance(rng)
                 if stack and isinstance(action, Deal):
                     action = Deal(_stacked(action.pack, hand.apply(action), rng))
+            elif probe and probe_refusals(hand, game, rng):
+                continue
             elif stack and _nap(hand.legal_actions(), game) and hand.turn == hand.order[0]:
                 action = _nap(hand.legal_actions(), game)[0]
             elif heuristic is not None:
@@ -162,6 +184,8 @@ def record(ruleset: str, options: Mapping[str, str], scope: str, seed: int) -> R
                     dealt = m.apply(action).hand
                     if dealt is not None:
                         action = Shuffle(_stacked(action.pack, dealt, rng))
+            elif probe and probe_refusals(m, game, rng):
+                continue
             elif (stack and m.hand is not None and m.turn == m.hand.order[0]
                   and _nap(m.legal_actions(), game)):
                 action = _nap(m.legal_actions(), game)[0]
@@ -173,6 +197,23 @@ def record(ruleset: str, options: Mapping[str, str], scope: str, seed: int) -> R
             m = m.apply(action)
         answers.append(_match_outcome(m))
     return Run(ruleset, players, dict(options), setup, tuple(steps), tuple(answers))
+
+
+def probe_refusals(state: HandState | MatchState, game: Game, rng: random.Random) -> bool:
+    """Apply a few arbitrary actions (cards, bids, calls of every kind) to ``state``, each
+    either accepted or refused with a rule id, and throw the results away: anything else
+    raised is the mutated engine breaking down where the suite's ``illegal`` cases probe it.
+    Returns False, so that play goes on."""
+    bid_ids = [b.id for b in game.rules.bids] + ["no-such-bid"]
+    candidates: list[Action] = [
+        PASS, PEEK, TAKE_WIDOW, LEAVE_WIDOW, ANTE, SIT_OUT,
+        Play(rng.randrange(52)), Discard(rng.randrange(52)), NameTrumps(rng.randrange(4)),
+        Bid(rng.choice(bid_ids)), Buy(rng.getrandbits(52)),
+    ]
+    for action in rng.sample(candidates, 4):
+        with contextlib.suppress(RuleError):
+            state.apply(action)
+    return False
 
 
 def _nap(actions: tuple[Action, ...], game: Game) -> list[Action]:
@@ -213,27 +254,28 @@ def replay(run: Run, scope: str) -> Difference | None:
         if scope == "hand":
             return _replay(run, game.new_hand(**run.setup), _hand_answer, _hand_outcome)
         return _replay(run, new_match(game, **run.setup), _match_answer, _match_outcome)
-    except IllegalActionError:
-        raise
     except Exception as exc:
         raise MutantCrashError(f"{run.describe()}: {type(exc).__name__}: {exc}") from exc
 
 
 def _replay(run: Run, state: Any, answer: Callable[[Any], Answer],
             outcome: Callable[[Any], Answer]) -> Difference | None:
+    # The first difference is kept, but the recorded steps go on being applied until the
+    # mutant refuses one, so that its refusals (and whatever they run) are exercised too.
+    first: Difference | None = None
     for i, (actor, action) in enumerate(run.steps):
         got = answer(state) if not state.is_over() else ("over",)
-        if got != run.answers[i]:
-            return Difference(run, i, run.answers[i], got)
+        if first is None and got != run.answers[i]:
+            first = Difference(run, i, run.answers[i], got)
         try:
             state = state.apply(action)
-        except IllegalActionError as exc:
-            return Difference(run, i, ("accepted", actor, str(action)),
-                              ("refused", exc.rule, str(exc)))
+        except RuleError as exc:
+            return first or Difference(run, i, ("accepted", actor, str(action)),
+                                       ("refused", exc.rule, str(exc)))
     got = outcome(state)
-    if got != run.answers[-1]:
-        return Difference(run, len(run.steps), run.answers[-1], got)
-    return None
+    if first is None and got != run.answers[-1]:
+        first = Difference(run, len(run.steps), run.answers[-1], got)
+    return first
 
 
 # Recorded runs, kept across mutants: (ruleset, options, scope) -> runs by seed.
@@ -271,13 +313,14 @@ def first_difference(m: Mutant, ruleset: str) -> Difference | None:
 
 def self_play(m: Mutant, ruleset: str, games: int = 5) -> None:
     """Play random hands and matches with the mutant's own rules (its own legal actions and
-    chance): raises :class:`MutantCrashError` if the mutated engine breaks down."""
+    chance), trying arbitrary actions at every turn as well: raises :class:`MutantCrashError`
+    if the mutated engine breaks down (raises anything but a refusal)."""
     options = m.options.get(ruleset, {})
     with m.applied():
         for seed in range(games):
             try:
-                record(ruleset, options, "hand", 10_000 + seed)
-                record(ruleset, options, "match", 10_000 + seed)
+                record(ruleset, options, "hand", 10_000 + seed, probe=True)
+                record(ruleset, options, "match", 10_000 + seed, probe=True)
             except Exception as exc:
                 raise MutantCrashError(f"{m.name} on {ruleset}, seed {10_000 + seed}: "
                                   f"{type(exc).__name__}: {exc}") from exc
