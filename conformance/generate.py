@@ -832,7 +832,7 @@ def hand_case(kind: str, ruleset: Ruleset, index: int, name: str | None = None,
     what = ("thrown in: nobody bid" if result.thrown_in else
             f"{result.contract} by seat {result.declarer}, "
             f"{'made' if result.made else 'defeated'} with {_tricks(result.tricks)}")
-    words = (f"Generated: one hand of {ruleset.title} ({rid}), {players} players"
+    words = (f"Generated: one hand of {rid}, {players} players"
              f"{_options_words(ruleset, options)}, dealer seat {start.dealer}, "
              f"{style.words()}; {what}. ")
     if kind == "legal":
@@ -895,7 +895,7 @@ def _try_breach(ruleset: Ruleset, game: Game, breach: Breach, rng: random.Random
     who = "chance" if seat is None else f"seat {seat}"
     where = (f"after {len(prefix)} steps, in the {state.phase_name}" if prefix else
              "before the deal")
-    words = (f"Generated: one hand of {ruleset.title} ({ruleset.id}), {game.players} players"
+    words = (f"Generated: one hand of {ruleset.id}, {game.players} players"
              f"{_options_words(ruleset, dict(game.options))}, dealer seat {start.dealer}, "
              f"{style.words()}; {where}, {who} {breach.words}: {action_words(action)}. "
              f"The engine refuses it: {rule}: {why}.")
@@ -906,8 +906,12 @@ def _try_breach(ruleset: Ruleset, game: Game, breach: Breach, rng: random.Random
                  ["breach-" + breach.name, state.phase_name])
 
 
+def _n(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
 def _tricks(n: int) -> str:
-    return "1 trick" if n == 1 else f"{n} tricks"
+    return _n(n, "trick")
 
 
 def action_words(action: Action) -> str:
@@ -965,20 +969,20 @@ def match_case(ruleset: Ruleset, index: int, name: str | None = None,
             tags.add("sit-out")
         if any(h.result is not None and h.result.thrown_in for h in match.hands[:-1]):
             tags.add("redeal")
-        limit = "no agreed number of hands" if hands is None else f"at most {hands} hands"
+        limit = "no agreed number of hands" if hands is None else f"at most {_n(hands, 'hand')}"
         chips_words = "" if rules.bankroll is None else (
             f", {chips if chips is not None else rules.bankroll} chips each")
         knocked = ", ".join(str(s) for s in outcome["out"])
-        words = (f"Generated: a match of {ruleset.title} ({rid}), {players} players"
+        words = (f"Generated: a match of {rid}, {players} players"
                  f"{_options_words(ruleset, dict(game.options))}, {limit}{chips_words}, "
                  f"random play with a bias drawn for each hand; "
-                 f"{outcome['hands']} hands played"
+                 f"{_n(outcome['hands'], 'hand')} played"
                  f"{f', out: {knocked}' if knocked else ''}, "
                  f"winners: {', '.join(str(w) for w in outcome['winners'])}. Expected: the "
                  f"engine's balances, pool, winners, hands and knock-outs.")
         start = {"type": "start-match", "ruleset": rid, "options": dict(game.options),
                  "players": players, "hands": hands, "chips": chips}
-        case_name = name or f"{index:04d}-{outcome['hands']}-hands"
+        case_name = name or f"{index:04d}-{_n(outcome['hands'], 'hand').replace(' ', '-')}"
         return _base(f"{rid}/match/{case_name}", "match", game, seed, words, start,
                      _steps(steps, False), {"outcome": outcome}, sorted(tags))
     return None
