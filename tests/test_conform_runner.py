@@ -1,0 +1,409 @@
+"""How napkit conform judges answers (napkit.conform.runner), what it skips
+(napkit.conform.support), and its reports (napkit.conform.report): run in this process, against
+the reference adapter with its answers altered one way at a time."""
+
+from __future__ import annotations
+
+import copy
+import io
+import json
+import os
+import xml.etree.ElementTree as ET
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
+from napkit.adapter import Adapter
+from napkit.conform.fastschema import definition_problems
+from napkit.conform.process import ProtocolError, Session, response_problem
+from napkit.conform.report import (
+    Progress,
+    Run,
+    json_report,
+    junit_report,
+    summary_lines,
+    tap_report,
+    write_atomic,
+)
+from napkit.conform.runner import (
+    FAILED,
+    PASSED,
+    RULE_NOT_NAMED,
+    SKIPPED,
+    CaseResult,
+    action_key,
+    run_case,
+    run_suite,
+)
+from napkit.conform.suite import Case, load_suite
+from napkit.conform.support import skip_reason
+from napkit.conform.xfail import Expected
+from napkit.errors import json_path
+
+SUITE = Path(__file__).parent / "fixtures" / "conformance"
+CASES = {c.kind + "/" + c.id.rsplit("/", 1)[1]: c for c in load_suite(SUITE)[0]}
+LEGAL = CASES["legal/nap-auction-and-first-trick"]
+REVOKE = CASES["illegal/revoke-holding-the-suit-led"]
+OUTCOME = CASES["outcome/nap-made-by-seat-1"]
+MATCH = CASES["match/one-hand-nap-made"]
+
+Tweak = Callable[[dict[str, Any], dict[str, Any]], dict[str, Any]]
+
+
+class Tweaked:
+    """The reference adapter in this process, each answer passed through ``tweak(request,
+    answer)``."""
+
+    def __init__(self, tweak: Tweak) -> None:
+        self.adapter = Adapter()
+        self.tweak = tweak
+
+    def exchange(self, requests: Sequence[dict[str, Any]], timeout: float) -> tuple[
+            list[object], ProtocolError | None]:
+        return [self.tweak(r, copy.deepcopy(self.adapter.handle(r))) for r in requests], None
+
+    def stderr_tail(self, lines: int = 10) -> str:
+        return ""
+
+    def wait(self, seconds: float) -> bool:
+        return True
+
+    def kill(self) -> None:
+        pass
+
+
+def run(case: Case, tweak: Tweak = lambda r, a: a) -> CaseResult:
+    session = Session(lambda: Tweaked(tweak), 5.0)
+    session.open()
+    return run_case(case, session)
+
+
+def when(kind: str, change: Callable[[dict[str, Any]], None], nth: int = 0) -> Tweak:
+    """A tweak of the ``nth`` answer to requests of type ``kind``."""
+    seen = [0]
+
+    def tweak(request: dict[str, Any], answer: dict[str, Any]) -> dict[str, Any]:
+        if request["type"] == kind:
+            if seen[0] == nth:
+                change(answer)
+            seen[0] += 1
+        return answer
+    return tweak
+
+
+def test_the_reference_passes_every_kind() -> None:
+    for case in CASES.values():
+        result = run(case)
+        assert (result.status, result.message, result.note) == (PASSED, "", ""), case.id
+
+
+def test_legal_sets_are_compared_without_order() -> None:
+    assert run(LEGAL, when("legal", lambda a: a["actions"].reverse(), 4)).status == PASSED
+    result = run(LEGAL, when("legal", lambda a: a["actions"].pop(), 4))
+    assert result.status == FAILED and result.where == "step 5"
+    assert result.message == ('step 5: seat 1\'s legal actions differ: missing {"type": "play", '
+                              '"card": "AS"}')
+    result = run(LEGAL, when("legal", lambda a: a["actions"].append(
+        {"type": "play", "card": "2D"}), 5))
+    assert result.message == ('step 6: seat 2\'s legal actions differ: not legal but listed '
+                              '{"type": "play", "card": "2D"}')
+    assert result.expected == [{"type": "play", "card": "9S"}]
+    result = run(LEGAL, when("legal", lambda a: a.update(turn=3), 1))
+    assert result.message == "step 2: whose turn: expected seat 2, got seat 3"
+    assert (result.expected, result.got) == (2, 3)
+
+
+def test_a_buy_is_a_set_of_cards() -> None:
+    assert action_key({"type": "buy", "cards": ["7D", "2C"]}) == \
+        action_key({"type": "buy", "cards": ["2C", "7D"]})
+    assert action_key({"type": "deal", "pack": ["7D", "2C"]}) != \
+        action_key({"type": "deal", "pack": ["2C", "7D"]})
+
+
+def test_a_step_refused_or_unserved_fails_there() -> None:
+    def refuse(a: dict[str, Any]) -> None:
+        a.clear()
+        a.update(id=0, type="refused", rule="NAP-5.2.1", reason="too low")
+
+    tweak = when("apply", refuse, 2)
+
+    def keep_id(request: dict[str, Any], answer: dict[str, Any]) -> dict[str, Any]:
+        answer = tweak(request, answer)
+        answer["id"] = request["id"]
+        return answer
+
+    result = run(OUTCOME, keep_id)
+    assert result.message == ('step 2: refused seat 2\'s {"type": "pass"} (NAP-5.2.1: too low); '
+                              "the case has it accepted")
+
+    def error(request: dict[str, Any], answer: dict[str, Any]) -> dict[str, Any]:
+        if request["type"] == "outcome":
+            return {"id": request["id"], "type": "error", "message": "not implemented"}
+        return answer
+
+    result = run(OUTCOME, error)
+    assert result.message == ("outcome: the program could not serve the outcome request: not "
+                              "implemented")
+
+
+def test_illegal_cases() -> None:
+    def refusal(rule: str | None) -> Tweak:
+        return when("apply", lambda a: a.update(rule=rule), len(REVOKE.steps))
+
+    assert run(REVOKE).note == ""
+    result = run(REVOKE, refusal(None))
+    assert (result.status, result.note) == (PASSED, RULE_NOT_NAMED)
+    result = run(REVOKE, refusal("NAP-8.1.2"))
+    assert result.status == FAILED and result.where == "refuse"
+    assert result.message.startswith('refuse: refused seat 2\'s {"type": "play", "card": "2H"} '
+                                     "for another rule: NAP-8.1.2")
+    assert result.message.endswith("not NAP-8.1.1")
+
+    def accept(a: dict[str, Any]) -> None:
+        a.clear()
+        a.update(id=0, type="accepted")
+
+    tweak = when("apply", accept, len(REVOKE.steps))
+
+    def keep_id(request: dict[str, Any], answer: dict[str, Any]) -> dict[str, Any]:
+        answer = tweak(request, answer)
+        answer["id"] = request["id"]
+        return answer
+
+    result = run(REVOKE, keep_id)
+    assert result.message == ('refuse: accepted seat 2\'s {"type": "play", "card": "2H"}; it '
+                              "breaks NAP-8.1.1")
+
+
+def outcome_of(change: Callable[[dict[str, Any]], None]) -> Tweak:
+    return when("outcome", lambda a: change(a["outcome"]))
+
+
+def test_hand_outcomes() -> None:
+    def no_rules_no_tricks(o: dict[str, Any]) -> None:
+        del o["tricks"]
+        for p in o["payments"]:
+            del p["rule"]
+
+    assert run(OUTCOME, outcome_of(no_rules_no_tricks)).status == PASSED
+    result = run(OUTCOME, outcome_of(lambda o: o["payments"][1].update(rule="NAP-9.2.1")))
+    assert result.message.startswith("outcome.payments[1]: expected {")
+    result = run(OUTCOME, outcome_of(lambda o: o["payments"].reverse()))
+    assert result.message == ('outcome.payments[0]: expected {"payer": 2, "payee": 1, "amount": '
+                              '5, "rule": "NAP-9.1.1"}, got {"payer": 0, "payee": 1, "amount": '
+                              '5, "rule": "NAP-9.1.1"}')
+    result = run(OUTCOME, outcome_of(lambda o: o["payments"].pop()))
+    assert result.message == "outcome.payments[2]: expected 3 payments, got 2"
+    result = run(OUTCOME, outcome_of(lambda o: o.update(made=False)))
+    assert result.message == "outcome.made: expected true, got false"
+    result = run(OUTCOME, outcome_of(lambda o: o.update(net=[-5, 15, -5, -4])))
+    assert result.message == "outcome.net: expected [-5, 15, -5, -5], got [-5, 15, -5, -4]"
+    result = run(OUTCOME, when("outcome", lambda a: a.update(outcome=None)))
+    assert result.message == "outcome: the hand is not over after the last step"
+
+
+def test_match_outcomes() -> None:
+    assert run(MATCH, outcome_of(lambda o: o["winners"].reverse())).status == PASSED
+    result = run(MATCH, outcome_of(lambda o: o.update(balances=[0, 0, 0, 0])))
+    assert result.message.startswith("outcome.balances: expected [-5, 15, -5, -5]")
+    result = run(MATCH, outcome_of(lambda o: o.update(out=[0])))
+    assert result.message == "outcome.out: expected [], got [0]"
+    result = run(MATCH, outcome_of(lambda o: o.update(hands=2)))
+    assert result.message == "outcome.hands: expected 1, got 2"
+
+
+def test_protocol_errors_fail_the_case_at_its_request() -> None:
+    """An answer that breaks the protocol is reported at the step whose request it answers,
+    unless an earlier answer already disagreed (then that is the first disagreement)."""
+    result = run(OUTCOME, when("apply", lambda a: a.update(id=999), 3))
+    assert result.status == FAILED and result.where == "step 3"
+    assert "answered the apply request (id 5) with id 999" in result.message
+    result = run(OUTCOME, when("apply", lambda a: a.update(extra=1), 4))
+    assert result.where == "step 4" and "adapter.schema.json refuses" in result.message
+
+
+def test_run_suite_restarts_after_a_protocol_error_and_goes_on() -> None:
+    opened: list[int] = []
+
+    def opener() -> Tweaked:
+        opened.append(1)
+        return Tweaked(when("legal", lambda a: a.update(turn="somebody")))
+
+    session = Session(opener, 5.0)
+    hello = session.open()
+    results = run_suite(list(CASES.values()), session, hello.supports)
+    assert [r.status for r in results].count(FAILED) == 1
+    assert len(results) == 5 and len(opened) == 2
+
+
+def test_skip_reasons() -> None:
+    every = {"kinds": ["legal", "illegal", "outcome", "match"],
+             "rulesets": {"pagat": {"options": {"doubling": "*"}}}}
+    assert skip_reason(OUTCOME, every) is None  # unlisted options at their defaults
+    assert skip_reason(OUTCOME, {**every, "kinds": ["legal"]}) == "kind outcome not supported"
+    assert skip_reason(OUTCOME, {**every, "rulesets": {}}) == "ruleset pagat not supported"
+    limited = {**every, "rulesets": {"pagat": {"players": [3, 5]}}}
+    assert skip_reason(OUTCOME, limited) == "4 players not supported in pagat"
+    listed = {**every, "rulesets": {"pagat": {"options": {"doubling": ["won"]}}}}
+    assert skip_reason(OUTCOME, listed) == "option doubling=none not supported"
+    other = Case(**{**OUTCOME.__dict__, "options": {**OUTCOME.options, "two": "on"}})
+    assert skip_reason(other, every) == "option two=on not supported (only its default)"
+    assert skip_reason(other, {**every, "rulesets": {"pagat": {"options": {"two": ["on"]}}}}) \
+        is None
+
+
+def test_expected_failures_classify() -> None:
+    expected = Expected({OUTCOME.id: "known"}, {"NAP-8.1.1": "revokes"})
+    assert expected.reason(LEGAL) == "NAP-8.1.1: revokes"
+    assert expected.reason(MATCH) is None
+    assert expected.classify(CaseResult(OUTCOME, FAILED, "x")).status == "xfail"
+    assert expected.classify(CaseResult(OUTCOME, PASSED)).status == "xpass"
+    assert expected.classify(CaseResult(OUTCOME, SKIPPED, "x")).status == SKIPPED
+    assert expected.classify(CaseResult(MATCH, FAILED, "x")).status == FAILED
+
+
+@pytest.mark.parametrize("response", [
+    {"id": 1, "type": "ok"}, {"id": 1, "type": "ok", "x": 1}, {"id": -1, "type": "ok"},
+    {"id": True, "type": "accepted"}, {"id": 1.0, "type": "accepted"},
+    {"id": 1, "type": "legal", "turn": 0, "actions": []},
+    {"id": 1, "type": "legal", "turn": "over", "actions": [{"type": "pass"}]},
+    {"id": 1, "type": "legal", "turn": "nobody", "actions": []},
+    {"id": 1, "type": "legal", "turn": -1, "actions": []},
+    {"id": 1, "type": "legal", "turn": 1, "actions": [{"type": "play", "card": "1S"}]},
+    {"id": 1, "type": "legal", "turn": 1},
+    {"id": 1, "type": "refused", "rule": None, "reason": ""},
+    {"id": 1, "type": "refused", "rule": "NAP-8.1.1", "reason": "x"},
+    {"id": 1, "type": "refused", "rule": "NAP-8.1", "reason": "x"},
+    {"id": 1, "type": "refused", "rule": "NAP-8.1.1\n", "reason": "x"},
+    {"id": 1, "type": "refused", "rule": None},
+    {"id": 1, "type": "outcome", "outcome": None},
+    {"id": 1, "type": "outcome", "outcome": {"winner": 1}},
+    {"id": 1, "type": "error", "message": "no"}, {"id": 1, "type": "error"},
+    {"id": 1, "type": "hello", "protocol": "napkit-adapter/1", "name": "x",
+     "supports": {"kinds": [], "rulesets": {}}},
+    {"id": 1, "type": "goodbye"},
+])
+def test_response_checks_agree_with_the_schema(response: dict[str, Any]) -> None:
+    kind = response["type"]
+    problem = response_problem(response)
+    if kind in ("ok", "accepted", "legal", "refused", "outcome", "error", "hello"):
+        verdict = definition_problems(f"adapter.schema.json#/$defs/response-{kind}", response)
+        assert (problem is None) == (verdict == []), (problem, verdict)
+    else:
+        assert problem == ("$.type", "unknown response type 'goodbye' (one of hello, ok, legal, "
+                                     "accepted, refused, outcome, bye, error)")
+
+
+# --- reports -------------------------------------------------------------------------------------
+def a_run() -> Run:
+    results = [CaseResult(LEGAL, PASSED, duration=0.01),
+               CaseResult(REVOKE, PASSED, note=RULE_NOT_NAMED),
+               CaseResult(OUTCOME, FAILED, "outcome.made: expected true, got false", "outcome",
+                          True, False, stderr="oops\x01 <&>"),
+               CaseResult(MATCH, SKIPPED, "kind match not supported"),
+               CaseResult(CASES["illegal/wellington-without-nap"], "xfail", "refuse: x",
+                          "refuse", reason="known # hash")]
+    return Run(results, "prog 1", ["prog", "--x"], "suite", 1.5, 6, ["a note"])
+
+
+def test_summary_lines() -> None:
+    lines = summary_lines(a_run())
+    assert lines[0].split() == ["by", "ruleset", "passed", "failed", "skipped", "xfail", "xpass"]
+    assert lines[1].split() == ["pagat", "2", "1", "1", "1", "0"]
+    assert any(line.split() == ["NAP-8.1.1", "2", "0", "0", "0", "0"] for line in lines)
+    rules = [line.split()[0] for line in lines if line.startswith("NAP-")]
+    assert rules.index("NAP-9.1.1") < rules.index("NAP-10.4.1")  # by number, not by text
+    assert f"FAILED {OUTCOME.id}: outcome.made: expected true, got false" in lines
+    assert "note: 1 illegal case passed with the action refused but no rule named" in lines
+    assert "note: a note" in lines
+    assert lines[-1] == ("FAILED: 5 cases against prog 1: 2 passed, 1 failed, 1 skipped, 1 xfail "
+                         "(stopped after the first failure; 1 not run) in 1.5 s, 3 cases/s")
+
+
+def test_json_report() -> None:
+    document = json.loads(json_report(a_run()))
+    assert document["format"] == "napkit-conform-report/1" and document["ok"] is False
+    assert document["totals"] == {"cases": 5, "selected": 6, "passed": 2, "failed": 1,
+                                  "skipped": 1, "xfail": 1, "xpass": 0, "rule_not_named": 1}
+    assert document["by_ruleset"]["pagat"]["failed"] == 1
+    failed = document["cases"][2]
+    assert (failed["expected"], failed["got"], failed["where"]) == (True, False, "outcome")
+
+
+def test_junit_report_parses() -> None:
+    root = ET.fromstring(junit_report(a_run()).split("\n", 1)[1])
+    assert root.tag == "testsuites"
+    assert (root.get("tests"), root.get("failures"), root.get("skipped")) == ("5", "1", "2")
+    suite = root.find("testsuite")
+    assert suite is not None and suite.get("name") == "pagat" and suite.get("tests") == "5"
+    cases = suite.findall("testcase")
+    assert [c.get("name") for c in cases] == [r.id for r in a_run().results]
+    failure = cases[2].find("failure")
+    assert failure is not None and failure.get("message") == "outcome.made: expected true, " \
+                                                             "got false"
+    assert failure.text is not None and "oops? <&>" in failure.text  # control character dropped
+    assert cases[3].find("skipped") is not None
+    xfail = cases[4].find("skipped")
+    assert xfail is not None and "expected failure: known # hash" in str(xfail.get("message"))
+
+
+def test_tap_report_parses() -> None:
+    lines = tap_report(a_run()).splitlines()
+    assert lines[:2] == ["TAP version 13", "1..5"]
+    points = [line for line in lines if line.startswith(("ok ", "not ok "))]
+    assert len(points) == 5
+    assert points[0] == f"ok 1 - {LEGAL.id}"
+    assert points[1] == f"ok 2 - {REVOKE.id} # rule not named"
+    assert points[2] == f"not ok 3 - {OUTCOME.id}"
+    assert points[3] == f"ok 4 - {MATCH.id} # SKIP kind match not supported"
+    assert points[4].endswith("# TODO expected failure: known \\# hash")
+    block = lines[lines.index(points[2]) + 1:lines.index(points[3])]
+    assert block[0] == "  ---" and block[-1] == "  ..."
+    assert '  message: "outcome.made: expected true, got false"' in block
+
+
+def test_reports_are_written_atomically(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    target = tmp_path / "report.json"
+    write_atomic(target, "first\n")
+    os.chmod(target, 0o640)
+    write_atomic(target, "second\n")
+    assert target.read_text() == "second\n" and target.stat().st_mode & 0o777 == 0o640
+
+    def fail(*_args: object) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "replace", fail)
+    with pytest.raises(OSError, match="No space"):
+        write_atomic(target, "third\n")
+    assert target.read_text() == "second\n"
+    assert [p.name for p in tmp_path.iterdir()] == ["report.json"]  # no temporary file left
+
+
+def test_progress_on_a_terminal_and_off_it() -> None:
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    screen = Terminal()
+    bar = Progress(2, screen)
+    for result in a_run().results[:2]:
+        bar.update(result)
+    bar.finish()
+    assert "[" + "#" * 30 + "] 2/2 cases" in screen.getvalue()
+    assert screen.getvalue().endswith("\r\x1b[K")
+    log = io.StringIO()
+    lines = Progress(5, log, every=2)
+    for result in a_run().results:
+        lines.update(result)
+    assert log.getvalue() == ("napkit conform: 2/5 cases, 0 failed\n"
+                              "napkit conform: 4/5 cases, 1 failed\n")
+    quiet = io.StringIO()
+    off = Progress(5, quiet, enabled=False)
+    for result in a_run().results:
+        off.update(result)
+    assert quiet.getvalue() == ""
+
+
+def test_json_path_of_odd_names() -> None:
+    assert json_path(["cases", "a/b/c"]) == '$.cases["a/b/c"]'
