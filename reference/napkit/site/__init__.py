@@ -1,0 +1,127 @@
+"""napkit's rules site: a Sphinx extension that writes the site's pages from the spec.
+
+``docs/conf.py`` loads it (``extensions = [..., "napkit.site"]``). The law book, the rulesets,
+the comparison, the decisions register, the schemas, the conformance cases and the worked
+hands are not kept as text anywhere: each build reads them through napkit's own loaders
+(:mod:`napkit.site.data`) and lays them out (:mod:`napkit.site.pages`), so the site cannot say
+anything the spec, the engine and the suite do not.
+
+The extension lives in the napkit package, not in ``docs/_ext``, so that it is installed,
+imported, type-checked and linted with the rest of napkit, and the tests can call it directly.
+It needs the ``docs`` extra (Sphinx, MyST, furo); nothing else in napkit imports it.
+
+Pages that need a file of their own (one per ruleset, one per ruleset's cases) are written as
+small stubs under ``docs/rulesets/`` and ``docs/cases/`` when the build starts (those folders
+are not kept in git), each holding the directive that fills it.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+from typing import Any
+
+from sphinx.application import Sphinx
+from sphinx.environment import BuildEnvironment
+
+from napkit.site import nodes, pages
+
+__all__ = ["setup"]
+
+GENERATED = ("rulesets", "cases")
+
+
+def _write(path: Path, content: str) -> None:
+    """Write a stub only if it changed, so that an unchanged page is not read again."""
+    if path.exists() and path.read_text(encoding="utf-8") == content:
+        return
+    path.parent.mkdir(parents=True, exist_ok=True)
+    temporary = path.with_suffix(".tmp")
+    temporary.write_text(content, encoding="utf-8")
+    temporary.replace(path)
+
+
+def stubs(site: Any) -> dict[str, str]:
+    """Every generated page: its path under the source folder, and its text."""
+    spec = site.spec
+    found: dict[str, str] = {}
+    listed = "\n".join(spec.rulesets)
+    found["rulesets/index.md"] = (
+        "# The rulesets\n\n"
+        "One ruleset for each system a source describes; a ruleset never takes a rule from "
+        "another source. The [comparison](../comparison.md) sets them side by side.\n\n"
+        f"```{{napkit-rulesets}}\n```\n\n```{{toctree}}\n:hidden:\n\n{listed}\n```\n")
+    for rid, ruleset in spec.rulesets.items():
+        found[f"rulesets/{rid}.md"] = (f"# {rid}: {ruleset.title}\n\n"
+                                       f"```{{napkit-ruleset}} {rid}\n```\n")
+    with_cases = [rid for rid in spec.rulesets if site.cases.by_ruleset.get(rid)]
+    toctree = ("\n\n```{toctree}\n:hidden:\n\n" + "\n".join(with_cases) + "\n```"
+               if with_cases else "")
+    found["cases/index.md"] = (
+        "# The conformance cases\n\n"
+        "The suite under `conformance/cases/` (its format: [the conformance suite]"
+        "(../conformance.md)), counted by ruleset and kind; each ruleset's page lists its "
+        "cases, the `illegal` ones grouped by the rule whose refusal they expect.\n\n"
+        f"```{{napkit-cases-index}}\n```{toctree}\n")
+    for rid in with_cases:
+        found[f"cases/{rid}.md"] = (f"# Conformance cases: {rid}\n\n"
+                                    f"```{{napkit-cases}} {rid}\n```\n")
+    return found
+
+
+def write_stubs(app: Sphinx) -> None:
+    """Event ``builder-inited``: write the generated pages' stubs, remove stale ones."""
+    srcdir = Path(app.srcdir)
+    wanted = stubs(pages.current())
+    for relative, content in wanted.items():
+        _write(srcdir / relative, content)
+    for folder in GENERATED:
+        for path in (srcdir / folder).glob("*.md"):
+            if f"{folder}/{path.name}" not in wanted:
+                path.unlink()
+
+
+def outdated(app: Sphinx, env: BuildEnvironment, added: set[str], changed: set[str],
+             removed: set[str]) -> list[str]:
+    """Event ``env-get-outdated``: the generated pages are read again at every build, since
+    what they show comes from files Sphinx does not watch (the spec, the suite, the engine)."""
+    again = []
+    for docname in env.found_docs:
+        path = Path(env.doc2path(docname))
+        try:
+            if "{napkit-" in path.read_text(encoding="utf-8"):
+                again.append(docname)
+        except OSError:
+            continue
+    return again
+
+
+def copy_cases(app: Sphinx, exception: Exception | None) -> None:
+    """Event ``build-finished``: copy the suite's case files into the site, where the case
+    pages link to them (``cases/RULESET/KIND/NAME.json``)."""
+    if exception is not None or app.builder.format != "html":
+        return
+    site = pages.current()
+    for case in site.cases.cases:
+        target = Path(app.outdir) / pages.case_file(case)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(case.path, target)
+
+
+def setup(app: Sphinx) -> dict[str, Any]:
+    app.add_directive("napkit-lawbook", pages.LawBookDirective)
+    app.add_directive("napkit-ruleset", pages.RulesetDirective)
+    app.add_directive("napkit-rulesets", pages.RulesetsDirective)
+    app.add_directive("napkit-comparison", pages.ComparisonDirective)
+    app.add_directive("napkit-decisions", pages.DecisionsDirective)
+    app.add_directive("napkit-schemas", pages.SchemasDirective)
+    app.add_directive("napkit-cases", pages.CasesDirective)
+    app.add_directive("napkit-cases-index", pages.CasesIndexDirective)
+    app.add_directive("napkit-hand", pages.HandDirective)
+    app.add_role("rule", pages.rule_role)
+    app.add_role("decision", pages.rule_role)
+    app.connect("builder-inited", write_stubs)
+    app.connect("env-get-outdated", outdated)
+    app.connect("doctree-resolved", nodes.resolve_links)
+    app.connect("build-finished", copy_cases)
+    return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}

@@ -1,0 +1,353 @@
+"""What the rules site shows, gathered from the spec, the suite and the engine (no Sphinx here).
+
+Everything is read through napkit's own loaders: the law book, rulesets and register through
+:func:`napkit.spec.load_spec`, the conformance cases through :func:`napkit.conform.suite
+.load_suite`, the schemas' examples checked with :func:`napkit.schemas.schema_problems`, and
+the worked examples recorded by ``napkit record`` itself and replayed by
+:func:`napkit.records.replay_hand`. :mod:`napkit.site.pages` turns this into pages.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import re
+import tempfile
+import tomllib
+from collections import Counter, defaultdict
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from typing import Any
+
+from napkit import paths
+from napkit.cards import card_name
+from napkit.conform.suite import Case, load_suite
+from napkit.lawbook import Rule
+from napkit.records import Problem, check_hand_record, replay_hand
+from napkit.render import param_values
+from napkit.schemas import schema_problems
+from napkit.snapshots import state_to_json
+from napkit.spec import Spec, load_spec
+
+# Rule, section, chapter and decision ids as they appear in running text.
+ID_IN_TEXT = re.compile(r"\b(NAP-[0-9]+(?:\.[0-9]+){0,2}|DEC-[0-9]{3})\b")
+
+# <!-- example: SCHEMA --> then a ```json block holding one document; <!-- example-lines:
+# SCHEMA --> then a block holding one document a line (the markers of spec/formats.md).
+_MARKED = re.compile(r"<!-- example(-lines)?: ([a-z-]+) -->\n```json\n(.*?)\n```", re.S)
+_JSON_BLOCK = re.compile(r"```json\n(.*?)\n```", re.S)
+
+
+# --- examples of the schemas ---------------------------------------------------------------------
+@dataclass(frozen=True)
+class Example:
+    """A document shown on the site as an example of schema ``schema``, and where it is from."""
+
+    schema: str  # "hand-record": spec/schemas/hand-record.schema.json
+    where: str  # "spec/formats.md line 90", "spec/rulesets/pagat-floater.json"
+    document: Any
+    shown: bool = True  # False: checked (it is on another page of the site) but not repeated
+
+
+class ExampleError(Exception):
+    """An example on the site that its schema refuses: the site must not be built."""
+
+
+def example_problems(example: Example) -> list[str]:
+    """Why the example fails its schema (``where: JSON path: message``), or nothing."""
+    return [f"{example.where}: {path}: {message}"
+            for path, message in schema_problems(example.schema, example.document)]
+
+
+def check_examples(examples: list[Example]) -> None:
+    """Raise :class:`ExampleError` naming every example that fails its schema."""
+    problems = [f"example of {e.schema}.schema.json, {p}"
+                for e in examples for p in example_problems(e)]
+    if problems:
+        raise ExampleError("an example on the site fails its schema:\n  " + "\n  ".join(problems))
+
+
+def marked_examples(page: Path, shown: str) -> list[Example]:
+    """The examples a Markdown page marks with ``<!-- example: SCHEMA -->``."""
+    text = page.read_text(encoding="utf-8")
+    found: list[Example] = []
+    for match in _MARKED.finditer(text):
+        line = text.count("\n", 0, match.start(3)) + 1
+        schema = match.group(2)
+        try:
+            if match.group(1):
+                found += [Example(schema, f"{shown} line {line + i}", json.loads(row), False)
+                          for i, row in enumerate(match.group(3).splitlines())]
+            else:
+                found.append(Example(schema, f"{shown} line {line}",
+                                     json.loads(match.group(3)), False))
+        except json.JSONDecodeError as exc:
+            raise ExampleError(f"{shown} line {line + exc.lineno - 1}: the example of "
+                               f"{schema}.schema.json is not JSON: {exc.msg}") from exc
+    return found
+
+
+def json_blocks(page: Path, shown: str, schema: str) -> list[Example]:
+    """Every ```json block of a page, each an example of ``schema``."""
+    text = page.read_text(encoding="utf-8")
+    found = []
+    for match in _JSON_BLOCK.finditer(text):
+        line = text.count("\n", 0, match.start(1)) + 1
+        try:
+            document = json.loads(match.group(1))
+        except json.JSONDecodeError as exc:
+            raise ExampleError(f"{shown} line {line + exc.lineno - 1}: a JSON example is not "
+                               f"JSON: {exc.msg}") from exc
+        found.append(Example(schema, f"{shown} line {line}", document, False))
+    return found
+
+
+# --- recorded hands ------------------------------------------------------------------------------
+def record_command(ruleset: str, players: int, seed: int, match_hands: int | None = None) -> str:
+    """The ``napkit record`` command that writes a worked example."""
+    match = f" --match --hands {match_hands}" if match_hands else ""
+    return f"napkit record {ruleset} --players {players}{match} --seed {seed}"
+
+
+def record(ruleset: str, players: int, seed: int, match_hands: int | None = None) -> Any:
+    """What ``napkit record`` writes for these arguments (run here, in this process)."""
+    from napkit.cli import main  # the command line is only needed here
+
+    with tempfile.TemporaryDirectory() as folder:
+        out = Path(folder) / "record.json"
+        argv = record_command(ruleset, players, seed, match_hands).split()[1:]
+        noise = io.StringIO()
+        with contextlib.redirect_stdout(noise), contextlib.redirect_stderr(noise):
+            status = main([*argv, "-o", str(out)])
+        if status != 0:
+            raise ExampleError(f"{' '.join(['napkit', *argv])} failed ({status}): "
+                               f"{noise.getvalue().strip()}")
+        return json.loads(out.read_text(encoding="utf-8"))
+
+
+@dataclass(frozen=True)
+class WorkedHand:
+    """A recorded hand made readable: who was dealt what, the auction and the tricks."""
+
+    command: str
+    record: Any
+    hands: tuple[tuple[str, ...], ...]  # each seat's cards as dealt, in the engine's order
+    widow: str | None
+    steps: tuple[tuple[int | None, Any], ...]  # (seat, action) after the deal
+
+    @property
+    def outcome(self) -> Any:
+        return self.record["outcome"]
+
+
+def worked_hand(ruleset: str, players: int, seed: int) -> WorkedHand:
+    """Record a hand with ``napkit record``, check it (schema and replay) and lay it out."""
+    document = record(ruleset, players, seed)
+    command = record_command(ruleset, players, seed)
+    check_examples([Example("hand-record", command, document)])
+    replayed = check_hand_record(document)
+    if replayed:
+        raise ExampleError(f"{command}: the record does not replay: "
+                           + "; ".join(str(p) for p in replayed))
+    problems: list[Problem] = []
+    dealt = replay_hand({**document, "actions": []}, problems, finished=False)
+    if dealt is None:
+        raise ExampleError(f"{command}: the deal does not replay: {problems}")
+    hands = tuple(tuple(card_name(c) for c in dealt.hand(seat))
+                  for seat in range(dealt.game.players))
+    widow = card_name(dealt.widow) if dealt.widow >= 0 else None
+    steps = tuple((step["seat"], step["action"]) for step in document["actions"])
+    return WorkedHand(command, document, hands, widow, steps)
+
+
+# --- the conformance cases -----------------------------------------------------------------------
+@dataclass(frozen=True)
+class Cases:
+    """The suite's cases, indexed by rule; problems are the files the suite's loader refused."""
+
+    root: Path
+    cases: tuple[Case, ...]
+    problems: tuple[str, ...]
+
+    @cached_property
+    def by_rule(self) -> Mapping[str, tuple[Case, ...]]:
+        found: dict[str, list[Case]] = defaultdict(list)
+        for case in self.cases:
+            for rule in case.rules:
+                found[rule].append(case)
+        return {rule: tuple(cases) for rule, cases in found.items()}
+
+    @cached_property
+    def by_ruleset(self) -> Mapping[str, tuple[Case, ...]]:
+        found: dict[str, list[Case]] = defaultdict(list)
+        for case in self.cases:
+            found[case.ruleset].append(case)
+        return {ruleset: tuple(cases) for ruleset, cases in found.items()}
+
+    def breaking(self, rule_id: str) -> tuple[Case, ...]:
+        """The ``illegal`` cases whose last action must be refused naming ``rule_id``."""
+        return self._breaking.get(rule_id, ())
+
+    @cached_property
+    def _breaking(self) -> Mapping[str, tuple[Case, ...]]:
+        found: dict[str, list[Case]] = defaultdict(list)
+        for case in self.cases:
+            if case.kind == "illegal":
+                found[str(case.expect["refuse"]["rule"])].append(case)
+        return {rule: tuple(cases) for rule, cases in found.items()}
+
+    def kinds(self, cases: tuple[Case, ...]) -> Counter[str]:
+        return Counter(case.kind for case in cases)
+
+
+def handworked(case: Case) -> bool:
+    return "handworked" in case.tags
+
+
+def load_cases(root: Path) -> Cases:
+    """The suite under ``root`` (none at all if the folder is not there yet)."""
+    if not root.is_dir():
+        return Cases(root, (), ())
+    cases, problems = load_suite(root)
+    return Cases(root, tuple(cases), tuple(str(p) for p in problems))
+
+
+# --- the comparison ------------------------------------------------------------------------------
+NOT_IN_FORCE = "—"
+
+
+@dataclass(frozen=True)
+class Row:
+    """One point of difference: a rule, a parameter it reads, each ruleset's value."""
+
+    rule: Rule
+    entry: str  # the parameter, as the rule's params name it: "bids[*].lead"
+    cells: Mapping[str, tuple[tuple[str, str], ...]]  # ruleset id -> (label, text) pairs;
+    # empty: the rule is not in force there
+
+
+def _shown_entries(rule: Rule) -> list[str]:
+    """The params entries of a rule worth a row: the most specific, and the bids' order."""
+    entries = []
+    for entry in rule.params:
+        if entry in ("bids[*].id", "bids[*].name", "bids[*].only_when"):
+            continue  # the "bids" row lists the bids present, in order
+        if entry != "bids" and any(other.startswith(entry + ".") for other in rule.params):
+            continue  # a more specific entry of the same rule shows the part that differs
+        entries.append(entry)
+    return entries
+
+
+def comparison_rows(spec: Spec) -> list[Row]:
+    """Every (rule, parameter) whose value differs between rulesets (each at its defaults)."""
+    resolved = {rid: ruleset.resolve() for rid, ruleset in spec.rulesets.items()}
+    rows = []
+    for rule in spec.lawbook:
+        for entry in _shown_entries(rule):
+            cells = {rid: (tuple(param_values(resolved[rid], entry))
+                           if rule.id in ruleset.rules else ())
+                     for rid, ruleset in spec.rulesets.items()}
+            if len({json.dumps(cell) for cell in cells.values()}) > 1:
+                rows.append(Row(rule, entry, cells))
+    return rows
+
+
+def rules_not_everywhere(spec: Spec) -> list[Rule]:
+    """The rules some ruleset has in force and another does not."""
+    return [rule for rule in spec.lawbook
+            if len({rule.id in ruleset.rules for ruleset in spec.rulesets.values()}) > 1]
+
+
+# --- everything ----------------------------------------------------------------------------------
+@dataclass
+class SiteData:
+    """The spec, the suite and the examples, loaded once per build."""
+
+    spec: Spec
+    cases: Cases
+    repo: Path
+    _examples: list[Example] | None = field(default=None, repr=False)
+
+    def examples(self) -> list[Example]:
+        """An example of every schema (and of some several), each checked against its schema.
+
+        Raises :class:`ExampleError` if one fails, which fails the build.
+        """
+        if self._examples is None:
+            found = collect_examples(self)
+            check_examples(found)
+            self._examples = found
+        return self._examples
+
+
+def load_site_data(spec_dir: Path | None = None, suite_dir: Path | None = None) -> SiteData:
+    spec = load_spec(spec_dir)
+    repo = spec.dir.parent
+    return SiteData(spec, load_cases(suite_dir or repo / "conformance" / "cases"), repo)
+
+
+def _toml(path: Path) -> Any:
+    with path.open("rb") as handle:
+        return tomllib.load(handle)
+
+
+def collect_examples(data: SiteData) -> list[Example]:
+    """The examples of the schema page, and those of spec/formats.md and spec/conformance.md."""
+    spec_dir = data.spec.dir
+    shown = paths.display(spec_dir, spec_dir / "formats.md")
+    formats = marked_examples(spec_dir / "formats.md", shown)
+    adapter = json_blocks(spec_dir / "conformance.md",
+                          paths.display(spec_dir, spec_dir / "conformance.md"), "adapter")
+    examples = [*formats, *adapter]
+
+    def first(schema: str) -> Any:
+        return next(e.document for e in formats if e.schema == schema)
+
+    # Shown on the schema page: from formats.md where it has one, else the spec's own files,
+    # else written by the engine.
+    examples.append(Example("card", f"{shown} (Cards)", first("card")))
+    examples.append(Example("action", f"{shown} (Actions)",
+                            [e.document for e in formats if e.schema == "action"][1]))
+    hand = record("pagat", 3, 1)
+    examples.append(Example("hand-record", record_command("pagat", 3, 1), hand))
+    examples.append(Example("result", f"{record_command('pagat', 3, 1)}: its outcome",
+                            hand["outcome"]))
+    match_command = record_command("peep", 3, 2, match_hands=2)
+    examples.append(Example("match-record", match_command, record("peep", 3, 2, 2)))
+    problems: list[Problem] = []
+    middle = replay_hand({**hand, "actions": hand["actions"][:6]}, problems, finished=False)
+    if middle is None:
+        raise ExampleError(f"{record_command('pagat', 3, 1)}: does not replay: {problems}")
+    examples.append(Example("state", f"{record_command('pagat', 3, 1)}, after six actions",
+                            state_to_json(middle)))
+    examples.append(Example("view", f"{shown} (States and views)", first("view")))
+    ruleset_file = spec_dir / "rulesets" / "pagat-aylesbury.json"
+    examples.append(Example("ruleset", paths.display(spec_dir, ruleset_file),
+                            json.loads(ruleset_file.read_text(encoding="utf-8"))))
+    chapter = spec_dir / "lawbook" / "01-general.toml"
+    examples.append(Example("lawbook", f"{paths.display(spec_dir, chapter)} (as JSON)",
+                            _toml(chapter)))
+    register = _toml(spec_dir / "decisions.toml")
+    examples.append(Example("decisions", "spec/decisions.toml, its first entry (as JSON)",
+                            {"decisions": register["decisions"][:1]}))
+    index = _toml(spec_dir / "sources.toml")
+    examples.append(Example("sources", "spec/sources.toml, its first entry (as JSON)",
+                            {"sources": index["sources"][:1]}))
+    case = _example_case(data)
+    if case is not None:
+        examples.append(case)
+    examples += [Example("adapter", e.where, e.document) for e in adapter]
+    return examples
+
+
+def _example_case(data: SiteData) -> Example | None:
+    """A hand-worked case of the suite, the shortest (a generated one if there is none)."""
+    cases = sorted(data.cases.cases, key=lambda c: (not handworked(c), c.path.stat().st_size))
+    if not cases:
+        return None
+    path = cases[0].path
+    return Example("case", str(path.relative_to(data.repo)),
+                   json.loads(path.read_text(encoding="utf-8")))
