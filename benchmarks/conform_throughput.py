@@ -64,8 +64,9 @@ def _hand_cases(game: Game, rng: random.Random, n: int) -> list[Case]:
     state = game.new_hand(dealer=n % game.players)
     steps: list[dict[str, object]] = []
     legal_steps: list[dict[str, object]] = []
-    illegal: tuple[int, list[dict[str, object]], dict[str, object]] | None = None
+    illegal: tuple[list[dict[str, object]], dict[str, object]] | None = None
     while not state.is_over():
+        action: Action
         if state.turn == CHANCE:
             action = state.sample_chance(rng)
             step = step_to_json(CHANCE, action)
@@ -88,14 +89,14 @@ def _hand_cases(game: Game, rng: random.Random, n: int) -> list[Case]:
             _case(game, f"outcome/h{n}", "outcome", start, steps,
                   {"outcome": hand_outcome(state)}, here)]
     if illegal is not None:
-        index, before, refuse = illegal
+        before, refuse = illegal
         made.append(_case(game, f"illegal/h{n}", "illegal", start, before, {"refuse": refuse},
                           here, rule=str(refuse["rule"])))
     return made
 
 
 def _refusal(state: HandState, legal: Sequence[Action], before: list[dict[str, object]]) -> tuple[
-        int, list[dict[str, object]], dict[str, object]] | None:
+        list[dict[str, object]], dict[str, object]] | None:
     """A card the player to act holds but may not play now, and the rule it breaks."""
     allowed = set(legal)
     for card in cards_of(state.hands[state.turn]):
@@ -105,8 +106,8 @@ def _refusal(state: HandState, legal: Sequence[Action], before: list[dict[str, o
         try:
             state.apply(action)
         except IllegalActionError as exc:
-            return len(before), before, {"seat": state.turn, "action": action_to_json(action),
-                                         "rule": exc.rule}
+            return before, {"seat": state.turn, "action": action_to_json(action),
+                            "rule": exc.rule}
     return None
 
 

@@ -87,7 +87,8 @@ class Adapter:
     def handle_line(self, line: bytes | str) -> bytes:
         """The response line (JSON and a newline) to one request line."""
         try:
-            request = json.loads(line, parse_constant=_not_json)
+            text = line.decode() if isinstance(line, bytes) else line
+            request = _DECODER.decode(text)
         except RecursionError:
             response = _error(0, "$: not JSON: nested too deeply to read")
         except UnicodeDecodeError as exc:
@@ -98,7 +99,7 @@ class Adapter:
             response = _error(0, f"$: not JSON: {exc}")
         else:
             response = self.handle(request)
-        return json.dumps(response, separators=(",", ":"), ensure_ascii=False).encode() + b"\n"
+        return _ENCODER.encode(response).encode() + b"\n"
 
     def _hello(self, request: JSONObject) -> JSONObject:
         return {"type": "hello", "protocol": PROTOCOL, "name": "napkit",
@@ -294,6 +295,11 @@ def _error(ident: int, message: str) -> JSONObject:
 
 def _not_json(constant: str) -> object:
     raise ValueError(f"{constant} is not a JSON value")
+
+
+# Made once: json.loads and json.dumps with arguments build a new decoder or encoder each call.
+_DECODER = json.JSONDecoder(parse_constant=_not_json)
+_ENCODER = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)
 
 
 # --- the process ------------------------------------------------------------------------------

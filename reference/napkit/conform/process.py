@@ -40,6 +40,7 @@ JSONObject = dict[str, Any]
 
 MAX_LINE = 64 * 1024 * 1024  # a response longer than this is not an answer
 STDERR_KEPT = 64 * 1024  # bytes of the program's standard error kept for reports
+_ENCODER = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)  # made once
 RESPONSE_TYPES = ("hello", "ok", "legal", "accepted", "refused", "outcome", "bye", "error")
 
 
@@ -147,7 +148,7 @@ class ProcessChannel:
         the other however much either writes), each answer within ``timeout`` of the one
         before."""
         pending = memoryview(b"".join(
-            json.dumps(r, separators=(",", ":"), ensure_ascii=False).encode() + b"\n"
+            _ENCODER.encode(r).encode() + b"\n"
             for r in requests))
         buffer = self._buffer
         wanted = len(requests)
