@@ -18,12 +18,13 @@ from dataclasses import replace
 from typing import Any
 
 from napkit import auction, cards, deal, match, play, purchase, settlement, trumps, widow
+from napkit import state as hand_state
 from napkit.actions import Action, Bid, Buy, Cut, Pass
 from napkit.cards import SUIT_BITS, lowest_cards
 from napkit.errors import IllegalActionError
 from napkit.game import BidRule, Rules
 from napkit.match import FINISHED, MatchState
-from napkit.state import PLAY, HandState
+from napkit.state import NAMING, PLAY, HandState
 
 from conformance.mutants.base import mutant
 from conformance.mutants.patching import Patcher
@@ -78,6 +79,36 @@ def _pack_one_rank_too_many(p: Patcher) -> None:
     every pack but the full one is a rank too large, so the right pack is refused."""
     p.rules(lambda r: replace(r, pack=tuple((counts, max(rank - 1, 0))
                                             for counts, rank in r.pack)))
+
+
+@mutant("stock-drawn-from-bottom", rule="NAP-4.2.3", phase="deal", rulesets=("pagat-purchase",))
+def _stock_drawn_from_bottom(p: Patcher) -> None:
+    """The stock is kept upside down: purchases are dealt from the bottom of the undealt cards
+    instead of the top."""
+    original = deal.apply_deal
+
+    def apply_deal(state: HandState, action: Action) -> HandState:
+        dealt = original(state, action)
+        return dealt._replace(stock=dealt.stock[::-1]) if dealt.stock else dealt
+
+    p.function(deal, "apply_deal", apply_deal)
+
+
+@mutant("anticlockwise-play", rule="NAP-1.2.1", phase="deal", rulesets=EVERY)
+def _anticlockwise_play(p: Patcher) -> None:
+    """The deal, the auction and the play go round anticlockwise (from the dealer's right)
+    instead of clockwise."""
+    original = hand_state.seating
+
+    def seating(players: int, dealer: int, seats: tuple[int, ...] | None) -> Any:
+        order, _ = original(players, dealer, seats)
+        backwards = (*order[-2::-1], order[-1]) if order[-1] == dealer else order[::-1]
+        turned = [-1] * players
+        for i, seat in enumerate(backwards):
+            turned[seat] = backwards[(i + 1) % len(backwards)]
+        return backwards, tuple(turned)
+
+    p.function(hand_state, "seating", seating)
 
 
 # --- the auction (NAP-5) ---------------------------------------------------------------------
@@ -331,6 +362,44 @@ def _must_take_made_optional(p: Patcher) -> None:
             if r.exchange_take == "must-take-widow" else r)
 
 
+def _entitled(state: HandState) -> bool:
+    rules = state.game.rules
+    bid = rules.bids[state.contract]
+    return state.widow >= 0 and (rules.exchange_when == "any-contract" or (
+        rules.exchange_when == "bid-with" and bid.widow == "with"))
+
+
+@mutant("trumps-named-before-exchange", rule="NAP-6.3.2", phase="exchange",
+        rulesets=(*FLOATER, "peep"))
+def _trumps_named_before_exchange(p: Patcher) -> None:
+    """A declarer who names trumps and exchanges with the widow names trumps first and
+    exchanges after, instead of the other way round."""
+    original_exchange = widow.start_exchange
+    original_start = trumps.start
+    original_name = trumps.apply_name
+
+    def named_first(state: HandState) -> bool:
+        return state.game.rules.bids[state.contract].trumps == "named" and _entitled(state)
+
+    def start_exchange(state: HandState) -> HandState:
+        if named_first(state) and state.trumps < 0:
+            return state._replace(phase=NAMING, turn=state.declarer)
+        return original_exchange(state)
+
+    def apply_name(state: HandState, action: Action) -> HandState:
+        named = original_name(state, action)
+        return original_exchange(named) if named_first(state) else named
+
+    def start(state: HandState) -> HandState:
+        if state.game.rules.bids[state.contract].trumps == "named" and state.trumps >= 0:
+            return state._replace(phase=PLAY, turn=state.declarer, leader=state.declarer)
+        return original_start(state)
+
+    p.function(widow, "start_exchange", start_exchange)
+    p.function(trumps, "apply_name", apply_name)
+    p.function(trumps, "start", start)
+
+
 # --- trumps (NAP-7.1) ------------------------------------------------------------------------
 @mutant("trumps-fixed-by-last-card", rule="NAP-7.1.1", phase="trumps", rulesets=FIRST_CARD_LED)
 def _trumps_fixed_by_last_card(p: Patcher) -> None:
@@ -408,6 +477,35 @@ def _lowest_tie_broken_by_suit(p: Patcher) -> None:
         return bits & -bits
 
     p.function(cards, "lowest_cards", lowest, only=(trumps,))
+
+
+@mutant("eldest-hand-leads", rule="NAP-7.2.1", phase="lead", rulesets=EVERY)
+def _eldest_hand_leads(p: Patcher) -> None:
+    """The player on the dealer's left leads to the first trick, instead of the declarer (and,
+    not being the declarer, may lead any card)."""
+    original_start = trumps.start
+    original_name = trumps.apply_name
+    original_playable = play.playable
+
+    def eldest(state: HandState) -> HandState:
+        if state.phase == PLAY and not state.tricks and not state.trick:
+            return state._replace(turn=state.order[0], leader=state.order[0])
+        return state
+
+    def start(state: HandState) -> HandState:
+        return eldest(original_start(state))
+
+    def apply_name(state: HandState, action: Action) -> HandState:
+        return eldest(original_name(state, action))
+
+    def playable(state: HandState) -> int:
+        if not state.trick and not state.tricks and state.turn != state.declarer:
+            return int(state.hands[state.turn])
+        return int(original_playable(state))
+
+    p.function(trumps, "start", start)
+    p.function(trumps, "apply_name", apply_name)
+    p.function(play, "playable", playable)
 
 
 # --- the play (NAP-8) ------------------------------------------------------------------------
@@ -647,6 +745,48 @@ def _dealer_passes_right(p: Patcher) -> None:
         return nxt._replace(dealer=others[-1]) if others else nxt
 
     p.function(match, "_after_hand", after_hand)
+
+
+@mutant("dealer-skips-a-seat", rule="NAP-4.1.2", phase="match", scope="match", rulesets=EVERY)
+def _dealer_skips_a_seat(p: Patcher) -> None:
+    """The deal passes two seats to the left after each hand (an off-by-one), instead of one."""
+    original = match._after_hand
+
+    def after_hand(m: MatchState, hand: HandState) -> MatchState:
+        nxt = original(m, hand)
+        if nxt.phase == FINISHED:
+            return nxt
+        seats = match._seats_in(nxt, nxt.dealer)
+        return nxt._replace(dealer=seats[0]) if seats else nxt
+
+    p.function(match, "_after_hand", after_hand)
+
+
+@mutant("first-dealer-off-by-one", rule="NAP-4.1.1", phase="match", scope="match",
+        rulesets=EVERY)
+def _first_dealer_off_by_one(p: Patcher) -> None:
+    """The seat drawn for the first deal is taken as the first to speak: the first dealer is
+    the seat on its right."""
+    original = match._choose_dealer
+
+    def choose_dealer(m: MatchState, action: Action) -> MatchState:
+        chosen = original(m, action)
+        return chosen._replace(dealer=(chosen.dealer - 1) % m.game.players)
+
+    p.function(match, "_choose_dealer", choose_dealer)
+
+
+@mutant("starting-chips-ignored", rule="NAP-10.1.2", phase="match", scope="match",
+        rulesets=("peep",))
+def _starting_chips_ignored(p: Patcher) -> None:
+    """The stock of chips agreed for the match is ignored: everyone starts with the ruleset's
+    own figure."""
+    original = match.new_match
+
+    def new_match(game: Any, hands: int | None = None, chips: int | None = None) -> MatchState:
+        return original(game, hands)
+
+    p.function(match, "new_match", new_match)
 
 
 @mutant("pool-not-carried", rule="NAP-9.3.1", phase="match", scope="match", rulesets=POOLED)

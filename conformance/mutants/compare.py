@@ -21,6 +21,7 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from napkit import match as match_module
 from napkit.actions import (
     ANTE,
     LEAVE_WIDOW,
@@ -40,7 +41,7 @@ from napkit.actions import (
 )
 from napkit.errors import RuleError
 from napkit.game import Game, default_spec
-from napkit.match import MatchState, new_match
+from napkit.match import MatchState
 from napkit.players import HeuristicPlayer, match_view
 from napkit.records import hand_outcome
 from napkit.state import HandState
@@ -145,6 +146,19 @@ def record(ruleset: str, options: Mapping[str, str], scope: str, seed: int,
     rng = random.Random(f"{ruleset} {scope} {seed}")
     players = rng.choice(table_sizes(ruleset, options))
     game = _game(ruleset, players, options)
+    state: HandState | MatchState
+    asked: tuple[Callable[[Any], Answer], Callable[[Any], Answer]]
+    if scope == "hand":
+        setup = _hand_setup(game, rng)
+        state = game.new_hand(**setup)
+        asked = _hand_answer, _hand_outcome
+    else:
+        setup = {"hands": rng.randint(3, 8)}
+        if game.rules.bankroll is not None:
+            setup["chips"] = rng.choice((None, 4, 12))
+        state = match_module.new_match(game, **setup)
+        asked = _match_answer, _match_outcome
+    answer, outcome = asked
     # Random players pass often, so that throw-ins (and what follows them) come up; every
     # other seed, the engine's heuristic players play, who make their contracts more often;
     # and one seed in four, they are dealt a stacked pack (the first to speak holding the top
@@ -153,57 +167,44 @@ def record(ruleset: str, options: Mapping[str, str], scope: str, seed: int,
     stack = seed % 4 == 3
     steps: list[Step] = []
     answers: list[Answer] = []
-    if scope == "hand":
-        setup = _hand_setup(game, rng)
-        hand = game.new_hand(**setup)
-        while not hand.is_over():
-            answers.append(_hand_answer(hand))
-            if hand.is_chance():
-                action: Action = hand.sample_chance(rng)
-                if stack and isinstance(action, Deal):
-                    action = Deal(_stacked(action.pack, hand.apply(action), rng))
-            elif probe and probe_refusals(hand, game, rng):
-                continue
-            elif stack and _nap(hand.legal_actions(), game) and hand.turn == hand.order[0]:
-                action = _nap(hand.legal_actions(), game)[0]
-            elif heuristic is not None:
-                action = heuristic.choose(hand.view(hand.turn), rng)
-            else:
-                action = _choose(hand.legal_actions(), rng)
-            steps.append((hand.turn, action))
-            hand = hand.apply(action)
-        answers.append(_hand_outcome(hand))
-    else:
-        setup = {"hands": rng.randint(3, 8)}
-        m = new_match(game, **setup)
-        while not m.is_over():
-            answers.append(_match_answer(m))
-            if m.is_chance():
-                action = m.sample_chance(rng)
-                if stack and isinstance(action, Shuffle):
-                    dealt = m.apply(action).hand
-                    if dealt is not None:
-                        action = Shuffle(_stacked(action.pack, dealt, rng))
-            elif probe and probe_refusals(m, game, rng):
-                continue
-            elif (stack and m.hand is not None and m.turn == m.hand.order[0]
-                  and _nap(m.legal_actions(), game)):
-                action = _nap(m.legal_actions(), game)[0]
-            elif heuristic is not None:
-                action = heuristic.choose(match_view(m, m.turn), rng)
-            else:
-                action = _choose(m.legal_actions(), rng)
-            steps.append((m.turn, action))
-            m = m.apply(action)
-        answers.append(_match_outcome(m))
+    while not state.is_over():
+        answers.append(answer(state))
+        if probe and not state.is_chance():
+            probe_refusals(state, game, rng)
+        action = _next_action(state, game, rng, heuristic, stack)
+        steps.append((state.turn, action))
+        state = state.apply(action)
+    answers.append(outcome(state))
     return Run(ruleset, players, dict(options), setup, tuple(steps), tuple(answers))
 
 
-def probe_refusals(state: HandState | MatchState, game: Game, rng: random.Random) -> bool:
+def _next_action(state: HandState | MatchState, game: Game, rng: random.Random,
+                 heuristic: HeuristicPlayer | None, stack: bool) -> Action:
+    hand = state if isinstance(state, HandState) else state.hand
+    if state.is_chance():
+        action = state.sample_chance(rng)
+        if stack and isinstance(action, Deal | Shuffle):
+            after = state.apply(action)
+            dealt = after if isinstance(after, HandState) else after.hand
+            if dealt is not None:
+                return type(action)(_stacked(action.pack, dealt, rng))
+        return action
+    legal = state.legal_actions()
+    naps = _nap(legal, game) if stack and hand is not None else []
+    if naps and hand is not None and state.turn == hand.order[0]:
+        return naps[0]
+    if heuristic is not None:
+        view = (state.view(state.turn) if isinstance(state, HandState)
+                else match_view(state, state.turn))
+        return heuristic.choose(view, rng)
+    return _choose(legal, rng)
+
+
+def probe_refusals(state: HandState | MatchState, game: Game, rng: random.Random) -> None:
     """Apply a few arbitrary actions (cards, bids, calls of every kind) to ``state``, each
     either accepted or refused with a rule id, and throw the results away: anything else
     raised is the mutated engine breaking down where the suite's ``illegal`` cases probe it.
-    Returns False, so that play goes on."""
+    """
     bid_ids = [b.id for b in game.rules.bids] + ["no-such-bid"]
     candidates: list[Action] = [
         PASS, PEEK, TAKE_WIDOW, LEAVE_WIDOW, ANTE, SIT_OUT,
@@ -213,7 +214,6 @@ def probe_refusals(state: HandState | MatchState, game: Game, rng: random.Random
     for action in rng.sample(candidates, 4):
         with contextlib.suppress(RuleError):
             state.apply(action)
-    return False
 
 
 def _nap(actions: tuple[Action, ...], game: Game) -> list[Action]:
@@ -253,7 +253,8 @@ def replay(run: Run, scope: str) -> Difference | None:
     try:
         if scope == "hand":
             return _replay(run, game.new_hand(**run.setup), _hand_answer, _hand_outcome)
-        return _replay(run, new_match(game, **run.setup), _match_answer, _match_outcome)
+        return _replay(run, match_module.new_match(game, **run.setup), _match_answer,
+                       _match_outcome)
     except Exception as exc:
         raise MutantCrashError(f"{run.describe()}: {type(exc).__name__}: {exc}") from exc
 
