@@ -12,6 +12,7 @@ from typing import Any, ClassVar
 
 from docutils import nodes
 from docutils.parsers.rst import directives
+from sphinx.domains.std import StandardDomain
 from sphinx.errors import SphinxError
 from sphinx.util.docutils import SphinxDirective
 
@@ -154,6 +155,19 @@ def values_of(rule: Rule, resolved: dict[str, Any]) -> list[Inline]:
     return joined(parts, " · ")
 
 
+def note_targets(directive: SphinxDirective, found: list[nodes.Node]) -> list[nodes.Node]:
+    """Make every section of ``found`` a target of ``{ref}`` (its id lower-cased: Sphinx's
+    labels are), for the pages whose ids are unique across the site."""
+    std = directive.env.get_domain("std")
+    assert isinstance(std, StandardDomain)
+    for node in found:
+        for part in node.findall(nodes.section):
+            ident = part["ids"][0]
+            std.note_hyperlink_target(ident.lower(), directive.env.docname, ident,
+                                      part[0].astext())
+    return found
+
+
 # --- the law book --------------------------------------------------------------------------------
 class LawBookDirective(SphinxDirective):
     """``{napkit-lawbook}``: every chapter, section and rule, each with its anchor."""
@@ -174,7 +188,7 @@ class LawBookDirective(SphinxDirective):
                     part_node += self.rule(site, rule, resolved)
                 chapter_node += part_node
             out.append(chapter_node)
-        return out
+        return note_targets(self, out)
 
     def rule(self, site: data.SiteData, rule: Rule,
              resolved: dict[str, dict[str, Any]]) -> nodes.section:
@@ -434,7 +448,7 @@ class DecisionsDirective(SphinxDirective):
                  rule_link(d.rule, spec, with_title=False)] for d in spec.register]
         out: list[nodes.Node] = [table(["id", "question", "kind", "source", "rule"], rows)]
         out += [self.decision(spec, d) for d in spec.register]
-        return out
+        return note_targets(self, out)
 
     def decision(self, spec: Spec, decision: Decision) -> nodes.section:
         node = section(decision.id, f"{decision.id} {decision.title}")
@@ -514,7 +528,7 @@ class SchemasDirective(SphinxDirective):
             schema = json.loads(path.read_text(encoding="utf-8"))
             out.append(self.schema(site, name, schema,
                                    [e for e in examples if e.schema == name and e.shown]))
-        return out
+        return note_targets(self, out)
 
     def schema(self, site: data.SiteData, name: str, schema: dict[str, Any],
                examples: list[data.Example]) -> nodes.section:
