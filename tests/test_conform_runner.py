@@ -407,3 +407,24 @@ def test_progress_on_a_terminal_and_off_it() -> None:
 
 def test_json_path_of_odd_names() -> None:
     assert json_path(["cases", "a/b/c"]) == '$.cases["a/b/c"]'
+
+
+def test_a_program_that_cannot_be_restarted_fails_the_rest_without_hanging_the_run() -> None:
+    starts: list[int] = []
+
+    def opener() -> Tweaked:
+        starts.append(1)
+        if len(starts) > 1:
+            raise ProtocolError("cannot-start", "cannot start it: gone")
+        return Tweaked(when("apply", lambda a: a.update(id=-5)))
+
+    session = Session(opener, 5.0)
+    hello = session.open()
+    results = run_suite(list(CASES.values()), session, hello.supports)
+    assert [r.status for r in results] == [FAILED] * 5
+    assert results[0].where == "step 0"
+    assert [r.where for r in results[1:4]] == ["restart"] * 3
+    assert results[1].message == "the program could not be restarted: it cannot start it: gone"
+    assert results[4].message == ("not run: the program could not be restarted (3 tries in a "
+                                  "row failed)")
+    assert len(starts) == 4

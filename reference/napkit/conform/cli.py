@@ -55,6 +55,7 @@ def add_commands(commands: Any, parser_class: type[argparse.ArgumentParser]) -> 
     adapter.set_defaults(run=_adapter)
     conform = commands.add_parser(
         "conform", help="run the conformance suite against a program (the reference by default)",
+        usage="napkit conform [OPTIONS] [-- COMMAND [ARG...]]",
         description="Run the conformance suite against a Nap program that speaks the adapter "
                     "protocol, or against napkit's reference engine.",
         epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
