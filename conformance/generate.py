@@ -504,14 +504,22 @@ def _out_of_turn(state: HandState, rng: random.Random) -> Candidates:
 
 
 def _peek(state: HandState, rng: random.Random) -> Candidates:
+    """A look the game has but this player may not buy (no widow, seen it, cannot pay)."""
     if state.phase != AUCTION:
         return []
     rules = state.game.rules
     seat = state.turn
-    if rules.peek_cost is None or state.widow < 0 or state.seen >> seat & 1 or (
-            state.funds is not None and state.funds[seat] < rules.peek_cost):
+    if rules.peek_cost is not None and (state.widow < 0 or state.seen >> seat & 1 or (
+            state.funds is not None and state.funds[seat] < rules.peek_cost)):
         return [(seat, PEEK)]
     return []
+
+
+def _no_looks(state: HandState, rng: random.Random) -> Candidates:
+    """A look asked for in a game that has no paid looks: the player is to pass or bid."""
+    if state.phase != AUCTION or state.game.rules.peek_cost is not None:
+        return []
+    return [(state.turn, PEEK)]
 
 
 def _exchange(state: HandState, rng: random.Random) -> Candidates:
@@ -599,12 +607,19 @@ def _reshuffle(state: HandState, rng: random.Random) -> Candidates:
 
 
 def _over(state: HandState, rng: random.Random) -> Candidates:
-    if not state.is_over():
+    """An action after the fifth trick of a hand played out."""
+    if not state.is_over() or not state.tricks:
         return []
-    seat = state.tricks[-1].winner if state.tricks else state.order[0]
-    if state.result is not None and state.result.thrown_in:
-        return [(seat, Bid(state.game.rules.bids[0].id)), (seat, PASS)]
+    seat = state.tricks[-1].winner
     return [(seat, Play(rng.choice(state.tricks[-1].cards)))]
+
+
+def _thrown_in(state: HandState, rng: random.Random) -> Candidates:
+    """An action in a hand that was thrown in, which is not played at all."""
+    if not (state.is_over() and state.result is not None and state.result.thrown_in):
+        return []
+    seat = state.order[0]
+    return [(seat, Bid(state.game.rules.bids[0].id)), (seat, PASS)]
 
 
 BREACHES = (
@@ -623,6 +638,7 @@ BREACHES = (
            _not_a_call),
     Breach("out-of-turn", "NAP-1.2.1", "acts out of turn", _out_of_turn),
     Breach("look", "NAP-6.1.1", "buys a look at the widow that they may not buy", _peek),
+    Breach("no-looks", "NAP-5.2.1", "asks for a look in a game with no paid looks", _no_looks),
     Breach("exchange", "NAP-6.3.1", "does something other than the exchange when it is due",
            _exchange),
     Breach("naming", "NAP-7.1.2", "does something other than name a suit they may name",
@@ -634,14 +650,15 @@ BREACHES = (
     Breach("deal-first", "NAP-4.2.2", "does something other than deal before the deal",
            _deal_first),
     Breach("reshuffle", "NAP-6.2.2", "reshuffles a stock that is not the discards", _reshuffle),
-    Breach("over", "NAP-8.3.1", "acts once the hand is over", _over),
+    Breach("over", "NAP-8.3.1", "acts once all five tricks are played", _over),
+    Breach("thrown-in", "NAP-5.3.2", "acts in a hand that was thrown in", _thrown_in),
 )
 # The order in which the illegal cases of a ruleset take their breaches (the common ones more
 # often); a breach its ruleset cannot reach is skipped.
 BREACH_CYCLE = ("revoke", "not-held", "bid-not-higher", "out-of-turn", "first-lead", "look",
                 "revoke", "exchange", "naming", "bid-prerequisite", "unknown-bid", "buy",
                 "not-held", "buy-limit", "deal", "out-of-turn", "not-a-call", "deal-first",
-                "reshuffle", "over", "bid-not-higher")
+                "reshuffle", "over", "bid-not-higher", "no-looks", "thrown-in")
 BREACH_BY_NAME = {b.name: b for b in BREACHES}
 
 
@@ -669,6 +686,10 @@ def possible(breach: Breach, game: Game) -> bool:
         return rules.exchange_when is not None and rules.widow
     if name == "naming":
         return any(b.trumps == "named" for b in rules.bids)
+    if name == "look":
+        return rules.peek_cost is not None
+    if name == "no-looks":
+        return rules.peek_cost is None
     if name in ("buy", "buy-limit"):
         return rules.purchase_cost is not None
     if name == "reshuffle":

@@ -106,6 +106,9 @@ def apply_call(state: HandState, action: Action) -> HandState:
     seat = state.turn
     kind = type(action)
     if kind is not Pass and kind is not Bid and isinstance(action, Peek):
+        if state.game.rules.peek_cost is None:
+            raise IllegalActionError(
+                "NAP-5.2.1", f"seat {seat} is to pass or bid: this game has no paid looks")
         return widow.peek(state)
     queue, high, high_seat, passed, bidders, made, rnd = state.auction
     if kind is Bid or (kind is not Pass and isinstance(action, Bid)):

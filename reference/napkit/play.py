@@ -17,6 +17,7 @@ from napkit.state import (
     PLAY,
     HandState,
     Trick,
+    over_error,
 )
 from napkit.trumps import OBLIGATIONS, fixed_by_lead, opening_leads
 
@@ -94,7 +95,7 @@ def apply_play(state: HandState, action: Action) -> HandState:
     """
     if type(action) is not Play or state.phase != PLAY:
         if state.phase != PLAY:
-            raise IllegalActionError("NAP-8.3.1", "the hand is over; no card can be played")
+            raise over_error(state)
         raise IllegalActionError("NAP-8.1.1",
                                  f"seat {state.turn} is to play a card, not to {action}")
     card = action.card

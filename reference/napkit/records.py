@@ -27,7 +27,7 @@ from napkit.formats import (
 from napkit.game import Game
 from napkit.match import MatchState, new_match
 from napkit.settlement import net
-from napkit.state import CHANCE, POOL, HandState
+from napkit.state import CHANCE, POOL, HandState, over_error
 
 HAND_FORMAT = "napkit-hand/1"
 MATCH_FORMAT = "napkit-match/1"
@@ -146,7 +146,8 @@ def _replay_steps(state: S, steps: list[Any], over_rule: str, problems: list[Pro
             problems.append(Problem(exc.path, None, exc.message))
             return None
         if state.is_over():
-            problems.append(Problem(json_path(where), over_rule,
+            rule = over_error(state).rule if isinstance(state, HandState) else over_rule
+            problems.append(Problem(json_path(where), rule,
                                     "play is already over; this action is one too many"))
             return None
         seat = step["seat"]

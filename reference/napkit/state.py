@@ -158,7 +158,7 @@ class HandState(NamedTuple):
     def apply(self, action: Action) -> HandState:
         """The state after ``action``; :class:`IllegalActionError` (with a rule id) if illegal."""
         if self.phase == OVER:
-            raise IllegalActionError("NAP-8.3.1", "the hand is over; no action can be taken")
+            raise over_error(self)
         return _APPLY[self.phase](self, action)
 
     def sample_chance(self, rng: random.Random) -> ChanceAction:
@@ -267,6 +267,15 @@ def new_hand(game: Game, dealer: int, seats: tuple[int, ...] | None, pool: int,
 _SEATINGS: dict[tuple[int, int, tuple[int, ...] | None],
                 tuple[tuple[int, ...], tuple[int, ...]]] = {}
 _NO_AUCTION = Auction((), -1, -1, 0, 0, 0, 1)
+
+
+def over_error(state: HandState) -> IllegalActionError:
+    """The refusal of any action once a hand is over: a thrown-in hand is not played at all
+    (NAP-5.3.2); a played hand ends with its fifth trick (NAP-8.3.1)."""
+    if state.result is not None and state.result.thrown_in:
+        return IllegalActionError("NAP-5.3.2", "the hand was thrown in: nobody bid, so it is "
+                                               "not played and no action can be taken")
+    return IllegalActionError("NAP-8.3.1", "the hand is over: all five tricks have been played")
 
 
 def _over_legal(state: HandState) -> tuple[Action, ...]:
