@@ -4,16 +4,16 @@ pipes), in the same run.
 
 Run from the repository root::
 
-    .venv/bin/python benchmarks/conform_throughput.py               # a few seconds per timing
-    .venv/bin/python benchmarks/conform_throughput.py --cases 300 --repeats 3
-    .venv/bin/python benchmarks/conform_throughput.py --suite conformance/cases
+    .venv/bin/python benchmarks/conform_throughput.py                 # the suite, best of 3
+    .venv/bin/python benchmarks/conform_throughput.py --repeats 5
+    .venv/bin/python benchmarks/conform_throughput.py --made 600      # cases made here
 
 Both ways run the very same cases through the very same harness (napkit.conform.runner: every
 response checked against the adapter schema, every comparison made); only the channel differs.
 In process, :class:`napkit.adapter.Adapter` answers each request dict directly; through the
-protocol, each request is written as a line to the adapter process and its answer read back.
-The cases are the suite's (``--suite``) or, by default, made here from random hands of the
-engine's (so that the benchmark does not wait for the suite): for each hand, a ``legal`` case
+protocol, each case's requests are written as lines to the adapter process and its answers
+read back. The cases are the suite's (``conformance/cases``, or ``--suite``) or, with
+``--made N``, made here from random hands of the engine's: for each hand, a ``legal`` case
 (the legal actions before every player's step), an ``outcome`` case and an ``illegal`` case
 (a card that breaks a rule, with the rule the engine names).
 
@@ -36,7 +36,7 @@ from napkit.cards import cards_of
 from napkit.conform.cli import reference_command
 from napkit.conform.process import Channel, Session, in_process_opener, process_opener
 from napkit.conform.runner import PASSED, run_suite
-from napkit.conform.suite import Case, load_suite
+from napkit.conform.suite import Case, default_suite_dir, load_suite
 from napkit.errors import IllegalActionError
 from napkit.formats import action_to_json
 from napkit.game import Game
@@ -152,21 +152,26 @@ def measure(cases: Sequence[Case], repeats: int) -> dict[str, tuple[float, float
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--cases", type=int, default=600, help="cases to make (default 600)")
-    parser.add_argument("--suite", type=Path, help="run this suite's cases instead")
+    parser.add_argument("--suite", type=Path, default=None,
+                        help="the suite to run (default: conformance/cases)")
+    parser.add_argument("--made", type=int, metavar="N",
+                        help="run N cases made from random hands instead of the suite")
     parser.add_argument("--repeats", type=int, default=3, help="timings each way (best kept)")
-    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--seed", type=int, default=1, help="the seed of the made cases")
     args = parser.parse_args(argv)
-    if args.suite is not None:
-        cases, problems = load_suite(args.suite)
-        if problems or not cases:
-            print(f"the suite at {args.suite} has {len(problems)} bad files and {len(cases)} "
-                  "cases", file=sys.stderr)
-            return 1
+    if args.made is not None:
+        cases = make_cases(args.made, args.seed)
+        what = "made from random hands"
     else:
-        cases = make_cases(args.cases, args.seed)
+        root = args.suite or default_suite_dir()
+        cases, problems = load_suite(root)
+        if not cases:
+            print(f"no case in {root} (use --made N to make some)", file=sys.stderr)
+            return 1
+        what = f"of {root}" + (f" ({len(problems)} bad files left out)" if problems else "")
     requests = sum(len(c.steps) + sum("legal" in s for s in c.steps) + 2 for c in cases)
-    print(f"{len(cases)} cases, about {requests} requests; best of {args.repeats}")
+    print(f"{len(cases)} cases {what}, {requests / len(cases):.0f} requests a case; best of "
+          f"{args.repeats}")
     best = measure(cases, args.repeats)
     for name, (run, start) in best.items():
         print(f"{name:<11} {len(cases) / run:8.0f} cases/s  {run * 1e6 / requests:6.1f} us a "
