@@ -19,6 +19,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from napkit.actions import (
+    PASS,
+    PEEK,
     Bid,
     Buy,
     Cut,
@@ -30,6 +32,7 @@ from napkit.actions import (
     Shuffle,
 )
 from napkit.errors import IllegalActionError
+from napkit.game import Game
 from napkit.match import new_match
 from napkit.state import HandState
 
@@ -95,3 +98,41 @@ def test_malformed_actions_are_refused_at_every_step_of_a_match(table: Table, se
         assert caught.value.rule.startswith("NAP-")
         match = match.apply(match.sample_chance(rng) if match.is_chance()
                             else rng.choice(match.legal_actions()))
+
+
+def test_a_player_to_play_who_does_something_else_is_told_the_rule_of_that_moment() -> None:
+    """A non-card action in play names the rule that gives this player a card to play: the
+    declarer's first lead (NAP-7.2.1), following (NAP-8.1.1), a later lead (NAP-8.1.3)."""
+    rng = random.Random(11)
+    seen: set[str] = set()
+    for _ in range(40):
+        state = Game.create("pagat", 4).new_hand(0)
+        while not state.is_over():
+            if state.phase_name == "play":
+                expected = ("NAP-8.1.1" if state.trick else
+                            "NAP-8.1.3" if state.tricks else "NAP-7.2.1")
+                assert _refused(state, PASS).rule == expected
+                seen.add(expected)
+            state = state.apply(state.sample_chance(rng) if state.is_chance()
+                                else rng.choice(state.legal_actions()))
+    assert seen == {"NAP-7.2.1", "NAP-8.1.1", "NAP-8.1.3"}
+
+
+def test_actions_after_the_hand_name_why_it_is_over() -> None:
+    """A thrown-in hand is not played (NAP-5.3.2); a played hand ends with its fifth trick
+    (NAP-8.3.1); a look in a game with no paid looks is not a call there is (NAP-5.2.1)."""
+    rng = random.Random(5)
+    rules: set[str] = set()
+    for hand in range(20):
+        state = Game.create("classic", 4).new_hand(0)
+        state = state.apply(state.sample_chance(rng))
+        assert _refused(state, PEEK).rule == "NAP-5.2.1"
+        while not state.is_over():
+            legal = state.legal_actions()
+            # Every other hand, everyone passes: the hand is thrown in (NAP-5.3.2).
+            state = state.apply(PASS if hand % 2 and PASS in legal else rng.choice(legal))
+        assert state.result is not None
+        rule = "NAP-5.3.2" if state.result.thrown_in else "NAP-8.3.1"
+        assert _refused(state, PASS).rule == rule
+        rules.add(rule)
+    assert rules == {"NAP-5.3.2", "NAP-8.3.1"}

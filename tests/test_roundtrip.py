@@ -111,7 +111,8 @@ def test_a_state_with_an_illegal_action_names_the_rule() -> None:
     with pytest.raises(FormatError) as caught:
         state_from_json(wrong)
     assert caught.value.path == f"$.actions[{first_play}].action"
-    assert caught.value.rule == "NAP-8.1.1"
+    # The first play is the declarer's lead to the first trick: a bid there breaks NAP-7.2.1.
+    assert caught.value.rule == "NAP-7.2.1"
 
 
 def test_a_malformed_state_is_refused_by_schema_path() -> None:

@@ -96,8 +96,13 @@ def apply_play(state: HandState, action: Action) -> HandState:
     if type(action) is not Play or state.phase != PLAY:
         if state.phase != PLAY:
             raise over_error(state)
-        raise IllegalActionError("NAP-8.1.1",
-                                 f"seat {state.turn} is to play a card, not to {action}")
+        # Which rule puts a card in this player's hand to play: following (NAP-8.1.1), the
+        # declarer's first lead (NAP-7.2.1), or the lead of a trick's winner (NAP-8.1.3).
+        if state.trick:
+            rule, what = "NAP-8.1.1", "play a card to the trick"
+        else:
+            rule, what = ("NAP-8.1.3" if state.tricks else "NAP-7.2.1"), "lead a card"
+        raise IllegalActionError(rule, f"seat {state.turn} is to {what}, not to {action}")
     card = action.card
     mask = _LAST_MASK if _LAST_STATE is state else playable(state)
     if not (type(card) is int and 0 <= card < 52 and mask >> card & 1):
