@@ -23,12 +23,14 @@ from typing import Any
 
 from sphinx.application import Sphinx
 from sphinx.environment import BuildEnvironment
+from sphinx.util import logging
 
 from napkit.site import nodes, pages
 
 __all__ = ["setup"]
 
 GENERATED = ("rulesets", "cases")
+logger = logging.getLogger(__name__)
 
 
 def _write(path: Path, content: str) -> None:
@@ -108,6 +110,23 @@ def copy_cases(app: Sphinx, exception: Exception | None) -> None:
         shutil.copyfile(case.path, target)
 
 
+def start(app: Sphinx) -> None:
+    """Event ``builder-inited``: no failure yet; write the generated pages' stubs."""
+    pages.FAILURES.clear()
+    write_stubs(app)
+
+
+def finish(app: Sphinx, exception: Exception | None) -> None:
+    """Event ``build-finished``: a wrong example fails the build, whatever its flags; else the
+    case files are copied into the site."""
+    if pages.FAILURES:
+        logger.error("napkit: %d wrong example(s) on the site: the build has failed",
+                     len(pages.FAILURES))
+        app.statuscode = 1
+        return
+    copy_cases(app, exception)
+
+
 def setup(app: Sphinx) -> dict[str, Any]:
     app.add_directive("napkit-lawbook", pages.LawBookDirective)
     app.add_directive("napkit-ruleset", pages.RulesetDirective)
@@ -120,8 +139,9 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_directive("napkit-hand", pages.HandDirective)
     app.add_role("rule", pages.rule_role)
     app.add_role("decision", pages.rule_role)
-    app.connect("builder-inited", write_stubs)
+    app.connect("builder-inited", start)
     app.connect("env-get-outdated", outdated)
     app.connect("doctree-resolved", nodes.resolve_links)
-    app.connect("build-finished", copy_cases)
-    return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}
+    app.connect("build-finished", finish)
+    # Not parallel: the failures of the reading are counted in this process (FAILURES).
+    return {"version": "1", "parallel_read_safe": False, "parallel_write_safe": True}

@@ -349,5 +349,12 @@ def _example_case(data: SiteData) -> Example | None:
     if not cases:
         return None
     path = cases[0].path
-    return Example("case", str(path.relative_to(data.repo)),
-                   json.loads(path.read_text(encoding="utf-8")))
+    return Example("case", shown_path(path), json.loads(path.read_text(encoding="utf-8")))
+
+
+def shown_path(path: Path) -> str:
+    """A file as the site names it: from the repository's root, if it is in the checkout."""
+    try:
+        return str(path.resolve().relative_to(paths.REPO_ROOT))
+    except ValueError:
+        return str(path)

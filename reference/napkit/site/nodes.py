@@ -40,7 +40,7 @@ def link(content: str | Inline | Sequence[Inline], doc: str | None = None,
 def resolve_links(app: Sphinx, doctree: nodes.document, docname: str) -> None:
     """Fill in the URL of every link made by :func:`link` (event ``doctree-resolved``)."""
     here = posixpath.dirname(app.builder.get_target_uri(docname))
-    for node in doctree.findall(nodes.reference):
+    for node in list(doctree.findall(nodes.reference)):
         if "napkit_file" in node:
             node["refuri"] = posixpath.relpath(node["napkit_file"], here or ".")
         elif "napkit_doc" in node:
@@ -48,6 +48,7 @@ def resolve_links(app: Sphinx, doctree: nodes.document, docname: str) -> None:
             if target not in app.env.all_docs:
                 logger.warning("napkit: a link to page %r, which the site does not have",
                                target, location=(docname, node.line))
+                node.replace_self(node.children)  # its text stays, unlinked
                 continue
             uri = "" if target == docname else app.builder.get_relative_uri(docname, target)
             node["refuri"] = f"{uri}#{anchor}" if anchor else (uri or "#")

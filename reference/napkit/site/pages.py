@@ -13,7 +13,7 @@ from typing import Any, ClassVar
 from docutils import nodes
 from docutils.parsers.rst import directives
 from sphinx.domains.std import StandardDomain
-from sphinx.errors import SphinxError
+from sphinx.util import logging
 from sphinx.util.docutils import SphinxDirective
 
 from napkit import paths
@@ -41,6 +41,8 @@ from napkit.site.nodes import (
 )
 from napkit.sources import Citation
 from napkit.spec import Spec
+
+logger = logging.getLogger(__name__)
 
 LAWBOOK = "lawbook"
 DECISIONS = "decisions"
@@ -313,7 +315,7 @@ class RulesetDirective(SphinxDirective):
                       resolved: dict[str, Any]) -> nodes.section:
         rules = section(f"{ruleset.id}-rules", "Rules in play order")
         rules += para("Every rule of the law book in force in this ruleset, chapter by chapter, "
-                      "with the lines of ", code(ruleset.source),
+                      "with its text, the lines of ", code(ruleset.source),
                       " (or the decisions) that put it in force, and the values it reads here "
                       "with every option at its default.")
         for chapter in spec.lawbook.chapters:
@@ -325,6 +327,7 @@ class RulesetDirective(SphinxDirective):
             for rule in chosen:
                 rule_node = section(rule.id, link(rule.id, LAWBOOK, rule.id), f" {rule.title}",
                                     classes=["napkit-rule"])
+                rule_node += paragraphs(rule.text, spec)
                 items = [[strong("cited: "), *citations(spec, ruleset, ruleset.rules[rule.id])]]
                 shown = values_of(rule, resolved)
                 if shown:
@@ -516,8 +519,7 @@ class SchemasDirective(SphinxDirective):
         try:
             examples = site.examples()
         except data.ExampleError as exc:
-            # Not a warning: a failed example stops the build whatever the flags.
-            raise ExampleFailedError(str(exc)) from exc
+            return fail(self, str(exc))
         folder = site.spec.dir / "schemas"
         names = sorted((p.name.removesuffix(".schema.json") for p in folder.glob("*.schema.json")),
                        key=lambda n: (SCHEMA_ORDER.index(n) if n in SCHEMA_ORDER else 99, n))
@@ -526,8 +528,10 @@ class SchemasDirective(SphinxDirective):
             path = folder / f"{name}.schema.json"
             self.env.note_dependency(str(path))
             schema = json.loads(path.read_text(encoding="utf-8"))
-            out.append(self.schema(site, name, schema,
-                                   [e for e in examples if e.schema == name and e.shown]))
+            shown = [e for e in examples if e.schema == name and e.shown]
+            if not shown:
+                out += fail(self, f"the schema {name}.schema.json has no example on the site")
+            out.append(self.schema(site, name, schema, shown))
         return note_targets(self, out)
 
     def schema(self, site: data.SiteData, name: str, schema: dict[str, Any],
@@ -556,8 +560,6 @@ class SchemasDirective(SphinxDirective):
                     for key, value in definitions.items()]
             node += para(strong("Definitions"), " (", code("$defs"), "):")
             node += table(["definition", "type", "description"], rows, widths=[2, 3, 7])
-        if not examples:
-            raise ExampleFailedError(f"the schema {name}.schema.json has no example on the site")
         for example in examples:
             node += para(strong("Example"), f" ({example.where}), valid by ",
                          code(f"{name}.schema.json"), " (checked when this page was built):")
@@ -566,11 +568,18 @@ class SchemasDirective(SphinxDirective):
         return node
 
 
-class ExampleFailedError(SphinxError):
-    """Raised out of a directive so that Sphinx stops, whatever its flags: an example fails
-    its schema, or a worked example cannot be recorded or replayed."""
+# What went wrong in this build: an example that fails its schema, a worked hand that cannot
+# be recorded or replayed. Each is logged as an error where it was met, and the build then ends
+# with a failing status whatever its flags (napkit.site.finish), without a traceback.
+FAILURES: list[str] = []
 
-    category = "napkit: an example on the site is wrong"
+
+def fail(directive: SphinxDirective, message: str) -> list[nodes.Node]:
+    """Report a wrong example: an error in the log, a failing build, a notice on the page."""
+    FAILURES.append(message)
+    logger.error("napkit: %s", message, location=directive.get_location())
+    return [para(strong("This example is wrong, and the site must not be published: "),
+                 message)]
 
 
 # --- the conformance cases of a ruleset ----------------------------------------------------------
@@ -696,7 +705,7 @@ class HandDirective(SphinxDirective):
             hand = data.worked_hand(self.options["ruleset"], self.options["players"],
                                     self.options["seed"])
         except data.ExampleError as exc:
-            raise ExampleFailedError(str(exc)) from exc
+            return fail(self, str(exc))
         record = hand.record
         outcome = hand.outcome
         ruleset = spec.rulesets[record["ruleset"]]
