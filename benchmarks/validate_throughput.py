@@ -30,7 +30,7 @@ verdict is compared with jsonschema's, first on every record of every file of
 ``tests/fixtures/records`` (the bad ones included; the records that reach a schema check) and on a
 few probes (good records broken in one way each, written to find where libraries differ), then on
 all the good records, from the verdicts of each candidate's first timed pass (jsonschema takes
-about 10 ms a record here, so a separate untimed pass over 10,000 would double the run). A
+10 to 20 ms a record here, so a separate untimed pass over 10,000 would double the run). A
 candidate that accepts any record jsonschema rejects is reported as unsuitable, whatever its
 speed: it would let a bad record through. One that only rejects what jsonschema accepts is
 reported too; where napkit asks jsonschema to explain each rejection (``napkit.schemas``) such a
