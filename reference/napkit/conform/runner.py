@@ -7,8 +7,8 @@
   rule (passes), for no named rule (passes, noted *rule not named*), or for another rule
   (fails).
 * ``outcome``: every step accepted; then the hand must be over with the expected outcome: the
-  fields compared one by one; payments by payer, payee and amount in order (and by rule where
-  the program names one); the tricks' cards only where the program gives them.
+  fields compared one by one; payments by payer, payee and amount, in any order (and by rule
+  where the program names one); the tricks' cards only where the program gives them.
 * ``match``: the same for a match: balances, pool, winners, hands played, seats out.
 
 The first disagreement fails the case, with the step, what was expected and what came back.
@@ -251,18 +251,33 @@ def _compare_hand(expected: JSONObject, got: JSONObject) -> None:
 
 
 def _compare_payments(expected: list[JSONObject], got: list[JSONObject]) -> None:
-    for i, (e, g) in enumerate(zip(expected, got, strict=False)):
-        keys: tuple[str, ...] = ("payer", "payee", "amount")
-        if g.get("rule") is not None and "rule" in e:
-            keys += ("rule",)
-        mine = {k: e.get(k) for k in keys}
-        theirs = {k: g.get(k) for k in keys}
-        _same(f"outcome.payments[{i}]", mine, theirs)
-    if len(expected) != len(got):
-        n = min(len(expected), len(got))
-        raise DisagreementError(f"outcome.payments[{n}]",
-                                f"expected {len(expected)} payments, got {len(got)}",
-                                expected[n:], got[n:])
+    """The same payments, in any order: the law book fixes who pays whom and how much, but
+    not the order in which a hand's payments are listed (only how a short payer's chips go
+    round, NAP-9.5.1, which the amounts show). A payment's rule is compared where the
+    program names one."""
+    unmatched = list(got)
+    missing: list[JSONObject] = []
+    for e in expected:
+        for g in unmatched:
+            if all(e.get(k) == g.get(k) for k in ("payer", "payee", "amount")) and (
+                    g.get("rule") is None or "rule" not in e or g.get("rule") == e["rule"]):
+                unmatched.remove(g)
+                break
+        else:
+            missing.append(e)
+    if missing or unmatched:
+        parts = []
+        if missing:
+            parts.append(f"missing {_payments(missing)}")
+        if unmatched:
+            parts.append(f"not owed but paid {_payments(unmatched)}")
+        raise DisagreementError("outcome.payments", "the payments differ: " + "; ".join(parts),
+                                expected, got)
+
+
+def _payments(payments: list[JSONObject]) -> str:
+    return ", ".join(f"{p.get('payer')}->{p.get('payee')} {p.get('amount')}"
+                     + (f" ({p['rule']})" if p.get("rule") else "") for p in payments)
 
 
 def _compare_match(expected: JSONObject, got: JSONObject) -> None:
