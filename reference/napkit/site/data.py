@@ -221,12 +221,17 @@ NOT_IN_FORCE = "—"
 
 @dataclass(frozen=True)
 class Row:
-    """One point of difference: a rule, a parameter it reads, each ruleset's value."""
+    """One point of difference: a parameter, the rules that read it, each ruleset's value."""
 
-    rule: Rule
-    entry: str  # the parameter, as the rule's params name it: "bids[*].lead"
-    cells: Mapping[str, tuple[tuple[str, str], ...]]  # ruleset id -> (label, text) pairs;
-    # empty: the rule is not in force there
+    entry: str  # the parameter, as the rules' params name it: "bids[*].lead"
+    rules: tuple[Rule, ...]  # the rules that read it (NAP-7.1.1 to NAP-7.1.3 read the trumps)
+    # ruleset id -> (the first of those rules in force there, its (label, text) pairs); None
+    # where none of them is in force
+    cells: Mapping[str, tuple[str, tuple[tuple[str, str], ...]] | None]
+
+    @property
+    def rule(self) -> Rule:
+        return self.rules[0]
 
 
 def _shown_entries(rule: Rule) -> list[str]:
@@ -242,16 +247,22 @@ def _shown_entries(rule: Rule) -> list[str]:
 
 
 def comparison_rows(spec: Spec) -> list[Row]:
-    """Every (rule, parameter) whose value differs between rulesets (each at its defaults)."""
+    """Every parameter whose value differs between rulesets (each at its defaults), in the order
+    of the first rule that reads it, with every rule that reads it."""
     resolved = {rid: ruleset.resolve() for rid, ruleset in spec.rulesets.items()}
-    rows = []
+    readers: dict[str, list[Rule]] = {}
     for rule in spec.lawbook:
         for entry in _shown_entries(rule):
-            cells = {rid: (tuple(param_values(resolved[rid], entry))
-                           if rule.id in ruleset.rules else ())
-                     for rid, ruleset in spec.rulesets.items()}
-            if len({json.dumps(cell) for cell in cells.values()}) > 1:
-                rows.append(Row(rule, entry, cells))
+            readers.setdefault(entry, []).append(rule)
+    rows = []
+    for entry, rules in readers.items():
+        cells: dict[str, tuple[str, tuple[tuple[str, str], ...]] | None] = {}
+        for rid, ruleset in spec.rulesets.items():
+            in_force = [rule.id for rule in rules if rule.id in ruleset.rules]
+            cells[rid] = ((in_force[0], tuple(param_values(resolved[rid], entry)))
+                          if in_force else None)
+        if len({json.dumps(cell[1] if cell else None) for cell in cells.values()}) > 1:
+            rows.append(Row(entry, tuple(rules), cells))
     return rows
 
 

@@ -380,7 +380,7 @@ class ComparisonDirective(SphinxDirective):
     def run(self) -> list[nodes.Node]:
         spec = current().spec
         ids = list(spec.rulesets)
-        headers: list[Cell] = ["rule and parameter"]
+        headers: list[Cell] = ["parameter: the rules that read it"]
         headers += [[link(rid, ruleset_doc(rid))] for rid in ids]
         rows_by_chapter: dict[str, list[data.Row]] = {}
         for row in data.comparison_rows(spec):
@@ -393,17 +393,21 @@ class ComparisonDirective(SphinxDirective):
             node = section(f"compare-{chapter.id}", chapter.title)
             body: list[list[Cell]] = []
             for row in rows:
-                cells: list[Cell] = [
-                    [*rule_link(row.rule.id, spec), text(" "), code(row.entry)]]
+                readers = joined([rule_link(rule.id, spec) for rule in row.rules], "; ")
+                cells: list[Cell] = [[code(row.entry), text(": "), *readers]]
                 for rid in ids:
-                    pairs = row.cells[rid]
-                    if not pairs:
+                    cell = row.cells[rid]
+                    if cell is None:
                         cells.append([link(data.NOT_IN_FORCE, LAWBOOK, row.rule.id)])
+                        continue
+                    rule_id, pairs = cell
+                    if not pairs:
+                        cells.append([link("not set", ruleset_doc(rid), rule_id)])
                     elif row.entry.startswith("bids[*]."):
-                        cells.append([para(link(f"{label}: {value}", ruleset_doc(rid),
-                                                row.rule.id)) for label, value in pairs])
+                        cells.append([para(link(f"{label}: {value}", ruleset_doc(rid), rule_id))
+                                      for label, value in pairs])
                     else:
-                        cells.append([link(pairs[0][1], ruleset_doc(rid), row.rule.id)])
+                        cells.append([link(pairs[0][1], ruleset_doc(rid), rule_id)])
                 body.append(cells)
             node += table(headers, body, classes=["napkit-matrix"])
             out.append(node)
