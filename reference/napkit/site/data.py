@@ -324,7 +324,7 @@ def collect_examples(data: SiteData) -> list[Example]:
                             [e.document for e in formats if e.schema == "action"][1]))
     hand = record("pagat", 3, 1)
     examples.append(Example("hand-record", record_command("pagat", 3, 1), hand))
-    examples.append(Example("result", f"{record_command('pagat', 3, 1)}: its outcome",
+    examples.append(Example("result", f"{record_command('pagat', 3, 1)} (its outcome)",
                             hand["outcome"]))
     match_command = record_command("peep", 3, 2, match_hands=2)
     examples.append(Example("match-record", match_command, record("peep", 3, 2, 2)))
@@ -332,7 +332,7 @@ def collect_examples(data: SiteData) -> list[Example]:
     middle = replay_hand({**hand, "actions": hand["actions"][:6]}, problems, finished=False)
     if middle is None:
         raise ExampleError(f"{record_command('pagat', 3, 1)}: does not replay: {problems}")
-    examples.append(Example("state", f"{record_command('pagat', 3, 1)}, after six actions",
+    examples.append(Example("state", f"{record_command('pagat', 3, 1)} (after six actions)",
                             state_to_json(middle)))
     examples.append(Example("view", f"{shown} (States and views)", first("view")))
     ruleset_file = spec_dir / "rulesets" / "pagat-aylesbury.json"

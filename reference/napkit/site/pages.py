@@ -506,6 +506,9 @@ def _type_text(schema: Any) -> str:
     for key in ("oneOf", "anyOf"):
         if key in schema:
             return " | ".join(_type_text(s) for s in schema[key])
+    tag = schema.get("properties", {}).get("type")
+    if isinstance(tag, dict) and "const" in tag:  # an action, a request: named by its type
+        return json.dumps({"type": tag["const"]})
     kind = schema.get("type")
     if isinstance(kind, list):
         return " | ".join(str(k) for k in kind)
@@ -565,7 +568,9 @@ class SchemasDirective(SphinxDirective):
             node += para(strong("Definitions"), " (", code("$defs"), "):")
             node += table(["definition", "type", "description"], rows, widths=[2, 3, 7])
         for example in examples:
-            node += para(strong("Example"), f" ({example.where}), valid by ",
+            where = (code(example.where) if example.where.startswith("napkit ")
+                     else text(example.where))
+            node += para(strong("Example"), " (", where, "), valid by ",
                          code(f"{name}.schema.json"), " (checked when this page was built):")
             node += json_block(example.document)
         node += details(f"The schema {name}.schema.json", json_block(schema))
