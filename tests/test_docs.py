@@ -318,3 +318,45 @@ def test_chromium_shows_the_page(site: Path, tmp_path: Path, page: str, title: s
         if parts.scheme in ("", "file") and parts.path and not parts.netloc:
             target = Path(unquote(parts.path)) if parts.scheme else (site / unquote(parts.path))
             assert target.exists(), link
+
+
+# --- the guides' commands -----------------------------------------------------------------------
+GUIDES = DOCS / "guides"
+
+
+def napkit(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "napkit", *args], cwd=cwd, capture_output=True,
+                          text=True, timeout=300, check=False)
+
+
+def test_the_dispute_guide_shows_what_its_commands_print(tmp_path: Path) -> None:
+    guide = (GUIDES / "settle-a-dispute.md").read_text(encoding="utf-8")
+    recorded = napkit("record", "classic", "--players", "4", "--seed", "2", "-o", "hand.json",
+                      cwd=tmp_path)
+    assert recorded.returncode == 0, recorded.stderr
+    valid = napkit("validate", "hand.json", cwd=tmp_path)
+    assert valid.returncode == 0 and valid.stdout in guide, valid.stdout
+    document = json.loads((tmp_path / "hand.json").read_text(encoding="utf-8"))
+    document.update(ruleset="napoleon", options={})
+    (tmp_path / "as-napoleon.json").write_text(json.dumps(document), encoding="utf-8")
+    other = napkit("validate", "as-napoleon.json", cwd=tmp_path)
+    assert other.returncode == 1
+    assert other.stdout in guide, other.stdout
+    compared = napkit("rules", "compare", "classic", "napoleon", cwd=tmp_path)
+    assert "  bids[three].win.each\n    classic : 3\n    napoleon: 1\n" in compared.stdout
+    assert "  bids[three].win.each\n    classic : 3\n    napoleon: 1\n" in guide
+
+
+def test_the_first_adapter_of_the_guide_runs_and_is_reported(tmp_path: Path) -> None:
+    guide = (GUIDES / "check-your-program.md").read_text(encoding="utf-8")
+    program = guide.split("```python\n", 1)[1].split("```", 1)[0]
+    (tmp_path / "my_nap.py").write_text(program, encoding="utf-8")
+    run = subprocess.run(
+        [sys.executable, "-m", "napkit", "conform", "--ruleset", "classic", "--",
+         sys.executable, str(tmp_path / "my_nap.py")],
+        cwd=REPO, capture_output=True, text=True, timeout=300, check=False)
+    assert run.returncode == 1, run.stdout + run.stderr
+    failure = ("FAILED classic/legal/auction-and-following-suit: start: the program could not "
+               "serve the start-hand request: start-hand is not written yet")
+    assert failure in run.stdout and failure in guide
+    assert "cases against my-nap 0.1: 0 passed, 1 failed," in run.stdout
