@@ -69,22 +69,27 @@ def hand_record(state: HandState) -> JSONObject:
     assert isinstance(deal, Deal)
     return {
         "format": HAND_FORMAT,
-        "ruleset": state.game.id,
-        "options": dict(state.game.options),
-        "players": state.game.players,
-        "dealer": state.dealer,
-        "seats": sorted(state.order),
-        "pool": start_pool(state),
-        "funds": _list(start_funds(state)),
-        "stakes": state.stakes,
+        **table_json(state),
         "deal": action_to_json(deal)["pack"],
         "actions": [step_to_json(a, x) for a, x in history],
         "outcome": hand_outcome(state),
     }
 
 
-def _list(values: tuple[int, ...] | None) -> list[int] | None:
-    return None if values is None else list(values)
+def table_json(state: HandState) -> JSONObject:
+    """The game and the table a hand is played at, as it began: what a hand record and a
+    state document both start with."""
+    funds = start_funds(state)
+    return {
+        "ruleset": state.game.id,
+        "options": dict(state.game.options),
+        "players": state.game.players,
+        "dealer": state.dealer,
+        "seats": sorted(state.order),
+        "pool": start_pool(state),
+        "funds": None if funds is None else list(funds),
+        "stakes": state.stakes,
+    }
 
 
 def start_pool(state: HandState) -> int:

@@ -34,9 +34,8 @@ from napkit.records import (
     compare,
     hand_outcome,
     replay_hand,
-    start_funds,
-    start_pool,
     step_to_json,
+    table_json,
 )
 from napkit.schemas import schema_problems
 from napkit.state import CHANCE, NO_TRUMPS, NOBODY, POOL, HandState, Payment, Trick
@@ -127,17 +126,9 @@ def state_to_json(state: HandState) -> JSONObject:
     history = list(state.history)
     deal = history.pop(0)[1] if history else None
     assert deal is None or isinstance(deal, Deal)
-    funds = start_funds(state)
     return {
         "format": STATE_FORMAT,
-        "ruleset": state.game.id,
-        "options": dict(state.game.options),
-        "players": state.game.players,
-        "dealer": state.dealer,
-        "seats": sorted(state.order),
-        "pool": start_pool(state),
-        "funds": None if funds is None else list(funds),
-        "stakes": state.stakes,
+        **table_json(state),
         "deal": None if deal is None else [card_name(c) for c in deal.pack],
         "actions": [step_to_json(a, x) for a, x in history],
         "position": position(state),
