@@ -170,6 +170,8 @@ def refusal(state: HandState, card: object) -> IllegalActionError:
 
 def _words(mask: int) -> str:
     cards = [card_words(c) for c in cards_of(mask)]
+    if not cards:
+        return "none of them"
     return cards[0] if len(cards) == 1 else ", ".join(cards[:-1]) + " and " + cards[-1]
 
 
