@@ -26,6 +26,7 @@ from sphinx.environment import BuildEnvironment
 from sphinx.util import logging
 
 from napkit.site import nodes, pages
+from napkit.site.data import SiteData
 
 __all__ = ["setup"]
 
@@ -43,7 +44,7 @@ def _write(path: Path, content: str) -> None:
     temporary.replace(path)
 
 
-def stubs(site: Any) -> dict[str, str]:
+def stubs(site: SiteData) -> dict[str, str]:
     """Every generated page: its path under the source folder, and its text."""
     spec = site.spec
     found: dict[str, str] = {}
