@@ -34,7 +34,7 @@ def test_parent_and_child() -> None:
     summary = [(d.rule_id, d.path, d.a, d.b) for d in found]
     assert summary == [
         ("NAP-1.1.3", "in force", "not in force", "in force"),
-        ("NAP-1.1.3", "widow", "not set", '{"name": "widow", "dealt": "after-hands"}'),
+        ("NAP-1.1.3", "widow", "not set", "name: widow, dealt: after-hands"),
         ("NAP-2.1.1", "bids[wellington]", "bid Wellington", "no such bid"),
         ("NAP-2.1.1", "option mis", "off (default), on", "not offered"),
         ("NAP-2.1.2", "bids[nap].lead", "any", "lowest-trump"),

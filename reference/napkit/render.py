@@ -57,6 +57,10 @@ def value_text(path: str, value: JSON) -> str:
                        if isinstance(counts, list) else compact(counts))
             parts.append(f"{players}: {compact(entry['lowest_rank'])}-A")
         return "; ".join(parts)
+    if isinstance(value, dict) and value and all(
+            isinstance(v, str | int | float | bool) or v is None for v in value.values()):
+        # A small record of settings (the widow: its name, when it is dealt) reads as words.
+        return ", ".join(f"{key}: {compact(v)}" for key, v in value.items())
     return compact(value)
 
 
