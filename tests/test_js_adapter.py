@@ -1,13 +1,15 @@
 """The independent JavaScript adapter (conformance/adapters/js-classic/adapter.js) against the
 reference engine, through the adapter protocol napkit-adapter/1 (spec/conformance.md).
 
-The adapter is a second implementation of the ``classic`` ruleset, written in JavaScript from
-the law book. These tests run it under Node.js as the harness would (one long-lived process,
-a JSON object a line each way) and compare every answer with napkit's engine on random hands
-and matches: whose turn it is and the exact set of legal actions before every action, the
-refusal of actions the engine refuses (with the same rule id), and the outcome of every hand
-and match. Every response is checked against adapter.schema.json. Bad input must be answered
-with an error naming the problem, and the program must go on serving.
+The adapter is a second implementation of the ``classic`` ruleset, with every choice of every
+option, written in JavaScript from the law book. These tests run it under Node.js as the harness
+would (one long-lived process, a JSON object a line each way) and compare every answer with
+napkit's engine on random hands and matches under random option choices: whose turn it is and
+the exact set of legal actions before every action, the refusal of actions the engine refuses
+(with the same rule id), and the outcome of every hand and match. Every response is checked
+against adapter.schema.json. Bad input must be answered with an error naming the problem, and
+the program must go on serving. Finally `napkit conform --ruleset classic` runs the whole
+classic suite on it: every case must pass, none skipped.
 """
 
 from __future__ import annotations
@@ -28,7 +30,8 @@ import pytest
 from jsonschema import Draft202012Validator
 from napkit import formats
 from napkit.actions import Action
-from napkit.errors import IllegalActionError
+from napkit.cards import card_name, cards_of
+from napkit.errors import IllegalActionError, SetupError
 from napkit.game import Game
 from napkit.match import MatchState, new_match
 from napkit.observation import player_view
@@ -73,6 +76,28 @@ RESPONSE_IS_VALID = _fast_response_check()
 
 CARDS = [r + s for s in "SHDC" for r in ("2", "3", "4", "5", "6", "7", "8", "9", "10",
                                           "J", "Q", "K", "A")]
+
+# Every option of classic and its choices, read from the ruleset (spec/rulesets/classic.json).
+CLASSIC = Game.create("classic", 3)
+OPTIONS: dict[str, list[str]] = {name: list(option.choices)
+                                 for name, option in CLASSIC.ruleset.options.items()}
+
+
+def classic(players: int, options: JSON | None = None) -> Game:
+    return Game.create("classic", players, options or {})
+
+
+def random_game(rng: random.Random, largest: bool = False) -> Game:
+    """Classic with every option at a random choice, at a table its pack allows (the largest
+    one when ``largest``, so that the reduced packs meet tables beyond them)."""
+    options = {name: rng.choice(choices) for name, choices in OPTIONS.items()}
+    allowed = classic(3, options).rules.players
+    return classic(max(allowed) if largest else rng.choice(allowed), options)
+
+
+def pack_of(game: Game) -> list[str]:
+    """The cards of the pack the game's table is dealt from (NAP-2.2.1), in card order."""
+    return [card_name(c) for c in cards_of(game.pack())]
 # Actions of every type the schema knows, none of which classic ever allows except pass, the
 # four bids and a play: each is tried where the engine refuses it.
 PROBES: list[JSON] = [
@@ -83,7 +108,7 @@ PROBES: list[JSON] = [
     {"type": "name-trumps", "suit": "hearts"},
     {"type": "deal", "pack": CARDS}, {"type": "reshuffle", "stock": []},
     {"type": "choose-dealer", "seat": 0}, {"type": "shuffle", "pack": CARDS},
-    {"type": "cut", "at": 1}, {"type": "cut", "at": 52},
+    {"type": "cut", "at": 1}, {"type": "cut", "at": 52}, {"type": "cut", "at": 24},
 ]
 
 
@@ -153,10 +178,15 @@ def adapter() -> Iterator[Adapter]:
     assert a.close() == 0
 
 
-def start_hand(players: int, dealer: int) -> JSON:
-    return {"type": "start-hand", "ruleset": "classic", "options": {}, "players": players,
-            "dealer": dealer, "seats": list(range(players)), "pool": 0, "funds": None,
-            "stakes": 1}
+def start_hand(players: int, dealer: int, options: JSON | None = None) -> JSON:
+    return {"type": "start-hand", "ruleset": "classic", "options": options or {},
+            "players": players, "dealer": dealer, "seats": list(range(players)), "pool": 0,
+            "funds": None, "stakes": 1}
+
+
+def start_match(game: Game, hands: int | None) -> JSON:
+    return {"type": "start-match", "ruleset": "classic", "options": dict(game.options),
+            "players": game.players, "hands": hands, "chips": None}
 
 
 def canonical(actions: list[JSON]) -> list[str]:
@@ -182,7 +212,12 @@ def probe(adapter: Adapter, state: HandState | MatchState, rng: random.Random,
     (or a known other reading), and stay where it was."""
     turn = state.turn
     seat = None if turn < 0 else turn
-    candidates = [*PROBES, *({"type": "play", "card": c} for c in rng.sample(CARDS, 10))]
+    pack = pack_of(state.game)
+    outside = [c for c in CARDS if c not in pack]
+    # The table's own pack short of a card, or with a card from outside it (a reduced pack).
+    packs = [pack[1:], *([[*pack[1:], outside[0]]] if outside else [])]
+    candidates = [*PROBES, *({"type": "play", "card": c} for c in rng.sample(CARDS, 10)),
+                  *({"type": kind, "pack": p} for kind in ("deal", "shuffle") for p in packs)]
     before = adapter.ok({"type": "legal"})
     for action in candidates:
         engine = engine_refusal(state, action)
@@ -257,38 +292,93 @@ def play_and_compare(adapter: Adapter, state: HandState | MatchState, rng: rando
     return state
 
 
-def test_handshake_declares_classic_at_its_defaults(adapter: Adapter) -> None:
+def test_handshake_declares_every_choice_of_every_classic_option(adapter: Adapter) -> None:
     hello = adapter.ok({"type": "hello", "protocol": "napkit-adapter/1"})
     assert hello["protocol"] == "napkit-adapter/1" and hello["name"] == "js-classic"
     supports = hello["supports"]
     assert sorted(supports["kinds"]) == ["illegal", "legal", "match", "outcome"]
     assert list(supports["rulesets"]) == ["classic"]
-    game = Game.create("classic", 3)
     declared = supports["rulesets"]["classic"]
-    # Every option of the ruleset, each with its default choice only.
-    assert declared["options"] == {name: [choice] for name, choice in game.options.items()}
-    assert declared["players"] == list(game.rules.players)
+    # Every option of the ruleset, each with every one of its choices.
+    assert declared["options"] == OPTIONS
+    assert sorted(OPTIONS) == ["between-hands", "pack", "packets", "small-pack",
+                               "throw-in-pack", "wellington-shuffle"]
+    assert declared["players"] == list(CLASSIC.rules.players) == [3, 4, 5, 6, 7]
 
 
-def stacked(players: int, holder: int) -> list[str]:
-    """A pack that, dealt singly from the dealer's left (NAP-4.2.2), gives the five top spades
-    to the ``holder``-th seat from there (0: the dealer's left)."""
+def test_the_tables_each_pack_serves_agree_with_the_engine(adapter: Adapter) -> None:
+    """Under every pack and small-pack choice and at every table from 3 to 7, the adapter
+    starts a hand or a match exactly where the engine can set the game up (NAP-2.2.2, DEC-002:
+    a reduced pack too small for the table is refused, or the full pack stands in), and
+    deals from the same pack: the engine's own pack is accepted, and a shuffle of it in a
+    match."""
+    refused = 0
+    for pack in OPTIONS["pack"]:
+        for small in OPTIONS["small-pack"]:
+            options = {"pack": pack, "small-pack": small}
+            for players in range(3, 8):
+                try:
+                    game: Game | None = classic(players, options)
+                except SetupError:  # the engine: not among the players this pack allows
+                    game = None
+                answer = adapter.ask(start_hand(players, 0, options))
+                match = adapter.ask({"type": "start-match", "ruleset": "classic",
+                                     "options": options, "players": players, "hands": 1,
+                                     "chips": None})
+                if game is None:
+                    refused += 1
+                    for a in (answer, match):
+                        assert a["type"] == "error" and a["message"].startswith("$.players"), a
+                        assert "NAP-2.2.2" in a["message"], a
+                    continue
+                assert (answer["type"], match["type"]) == ("ok", "ok"), (answer, match)
+                cards = pack_of(game)
+                assert len(cards) == (52 if small == "full-pack-beyond" and 5 * players > int(pack)
+                                      else int(pack))
+                adapter.ok({"type": "apply", "seat": None,
+                            "action": {"type": "choose-dealer", "seat": 0}})
+                assert adapter.ok({"type": "apply", "seat": None,
+                                   "action": {"type": "shuffle", "pack": cards[::-1]}}
+                                  )["type"] == "accepted"
+                adapter.ok(start_hand(players, 0, options))
+                assert adapter.ok({"type": "apply", "seat": None,
+                                   "action": {"type": "deal", "pack": cards}}
+                                  )["type"] == "accepted"
+    # 24 cards for 5, 6, 7; 28 for 6, 7; 32 for 7, under within-capacity.
+    assert refused == 6
+
+
+def stacked(game: Game, holder: int) -> list[str]:
+    """The game's pack ordered so that, dealt in its packets from the dealer's left
+    (NAP-4.2.2), it gives the five top spades to the ``holder``-th seat from there (0: the
+    dealer's left)."""
     strong = ["AS", "KS", "QS", "JS", "10S"]
-    rest = [c for c in CARDS if c not in strong]
-    random.Random(players).shuffle(rest)
-    return [strong[i // players] if i % players == holder else rest.pop()
-            for i in range(5 * players)] + rest
+    rest = [c for c in pack_of(game) if c not in strong]
+    random.Random(game.players).shuffle(rest)
+    places: list[int] = []
+    top = 0
+    for size in game.rules.packets:
+        places += range(top + holder * size, top + (holder + 1) * size)
+        top += size * game.players
+    assert len(places) == 5 and top == 5 * game.players
+    return [strong.pop(0) if i in places else rest.pop() for i in range(top)] + rest
 
 
 def test_random_hands_agree_with_the_engine(adapter: Adapter) -> None:
+    """Hands under random choices of every option, at random tables the choices allow."""
     readings: Counter[tuple[str, str]] = Counter()
     seen: Counter[str] = Counter()
+    choices: Counter[tuple[str, str]] = Counter()
+    packs: Counter[tuple[str, int]] = Counter()
     for seed in range(160):
         rng = random.Random(seed)
-        players = rng.choice([3, 4, 5, 6, 7])
+        game = random_game(rng, largest=seed % 4 == 0)
+        players = game.players
+        choices.update(game.options.items())
+        packs[(game.options["pack"], len(pack_of(game)))] += 1
         dealer = rng.randrange(players)
-        state: HandState | MatchState = Game.create("classic", players).new_hand(dealer)
-        assert adapter.ok(start_hand(players, dealer))["type"] == "ok"
+        state: HandState | MatchState = game.new_hand(dealer)
+        assert adapter.ok(start_hand(players, dealer, dict(game.options)))["type"] == "ok"
         state = play_and_compare(adapter, state, rng, readings)
         assert isinstance(state, HandState)
         outcome = adapter.ok({"type": "outcome"})["outcome"]
@@ -297,6 +387,13 @@ def test_random_hands_agree_with_the_engine(adapter: Adapter) -> None:
         assert outcome == expected, seed
         seen["thrown in" if expected["thrown_in"] else
              f"{expected['contract']} {'made' if expected['made'] else 'defeated'}"] += 1
+    # Every choice of every option was played, and each reduced pack both at a table it
+    # serves and, with full-pack-beyond, at one beyond it (the full pack stands in).
+    assert {(name, c) for name, cs in OPTIONS.items() for c in cs} <= set(choices), choices
+    for pack in ("52", "32", "28", "24"):
+        assert packs[(pack, int(pack))] > 0, packs
+    for pack in ("32", "28", "24"):
+        assert packs[(pack, 52)] > 0, packs
     # The random play reached every kind of ending the hand has.
     for ending in ("thrown in", "three made", "three defeated", "four made",
                    "four defeated", "nap defeated", "wellington defeated"):
@@ -308,19 +405,26 @@ def test_random_hands_agree_with_the_engine(adapter: Adapter) -> None:
     assert not readings, readings
 
 
-@pytest.mark.parametrize(("players", "contract", "dealer"),
-                         [(3, "nap", 0), (5, "wellington", 2), (7, "nap", 6)])
+@pytest.mark.parametrize(("players", "contract", "dealer", "options"), [
+    (3, "nap", 0, {}),
+    (5, "wellington", 2, {"packets": "3-2"}),
+    (7, "nap", 6, {"packets": "2-3", "pack": "24", "small-pack": "full-pack-beyond"}),
+    (4, "wellington", 1, {"pack": "24", "packets": "2-3"}),
+    (6, "nap", 3, {"pack": "32", "packets": "3-2"}),
+])
 def test_made_nap_and_wellington_agree_with_the_engine(adapter: Adapter, players: int,
-                                                       contract: str, dealer: int) -> None:
+                                                       contract: str, dealer: int,
+                                                       options: JSON) -> None:
     """Random play seldom makes a Nap or a Wellington: stack the deal for the declarer."""
+    game = classic(players, options)
     bids: list[JSON] = [{"type": "bid", "bid": "nap"}]
     if contract == "wellington":
         bids.append({"type": "bid", "bid": "wellington"})
     holder = len(bids) - 1
     bids += [{"type": "pass"}] * (players - len(bids))
-    script = ({"type": "deal", "pack": stacked(players, holder)}, *bids)
-    adapter.ok(start_hand(players, dealer))
-    state = play_and_compare(adapter, Game.create("classic", players).new_hand(dealer),
+    script = ({"type": "deal", "pack": stacked(game, holder)}, *bids)
+    adapter.ok(start_hand(players, dealer, options))
+    state = play_and_compare(adapter, game.new_hand(dealer),
                              random.Random(players), Counter(), script, 0.5)
     assert isinstance(state, HandState)
     outcome = adapter.ok({"type": "outcome"})["outcome"]
@@ -330,39 +434,80 @@ def test_made_nap_and_wellington_agree_with_the_engine(adapter: Adapter, players
     assert outcome["made"] is True and outcome["declarer_tricks"] == 5, outcome
 
 
+def preparations(match: MatchState) -> list[tuple[str, str]]:
+    """How the pack was made ready before each deal after the first ("shuffle" or "cut"), with
+    what the hand before came to ("thrown in" or "played")."""
+    kinds = [kind for _, action in match.history
+             if (kind := formats.action_to_json(action)["type"]) in ("shuffle", "cut")]
+    assert kinds[:1] == ["shuffle"], kinds  # NAP-10.2.1: the first deal's pack is shuffled
+    before = ["thrown in" if h.result is not None and h.result.thrown_in else "played"
+              for h in match.hands]
+    return list(zip(before, kinds[1:], strict=False))
+
+
 def test_random_matches_agree_with_the_engine(adapter: Adapter) -> None:
+    """Matches under random choices of every option: the pack shuffled, or gathered and cut,
+    as the options and the hand before say (NAP-10.2.1, NAP-10.2.3)."""
     readings: Counter[tuple[str, str]] = Counter()
-    preparations: Counter[str] = Counter()
-    thrown_in = 0
-    for seed in range(40):
+    choices: Counter[tuple[str, str]] = Counter()
+    # (between-hands, throw-in-pack, the hand before, how the pack was made ready)
+    made_ready: Counter[tuple[str, str, str, str]] = Counter()
+    for seed in range(48):
         rng = random.Random(1000 + seed)
-        players = rng.choice([3, 4, 5, 6, 7])
+        game = random_game(rng, largest=seed % 4 == 0)
+        choices.update(game.options.items())
         hands = rng.randint(1, 8)
-        match: HandState | MatchState = new_match(Game.create("classic", players), hands=hands)
-        assert adapter.ok({"type": "start-match", "ruleset": "classic", "options": {},
-                           "players": players, "hands": hands, "chips": None})["type"] == "ok"
+        match: HandState | MatchState = new_match(game, hands=hands)
+        assert adapter.ok(start_match(game, hands))["type"] == "ok"
         match = play_and_compare(adapter, match, rng, readings)
         assert isinstance(match, MatchState) and match.result is not None
-        for _, action in match.history:
-            preparations[formats.action_to_json(action)["type"]] += 1
-        thrown_in += sum(h.result is not None and h.result.thrown_in for h in match.hands)
+        for before, kind in preparations(match):
+            made_ready[(game.options["between-hands"], game.options["throw-in-pack"],
+                        before, kind)] += 1
         result = match.result
         outcome = adapter.ok({"type": "outcome"})["outcome"]
         assert outcome == {"balances": list(result.balances), "pool": result.pool,
                            "winners": list(result.winners), "hands": result.hands,
                            "out": []}, seed
-    # Packs gathered and cut after played and after thrown-in hands.
-    assert preparations["cut"] > 100 and thrown_in > 20, (preparations, thrown_in)
+    assert not readings, readings
+    assert {(name, c) for name, cs in OPTIONS.items() for c in cs} <= set(choices), choices
+    # Gathered and cut after played hands and thrown-in ones; shuffled after a throw-in with
+    # throw-in-pack 'shuffle' (DEC-004), and after every hand with between-hands 'shuffle'.
+    for throw_in in OPTIONS["throw-in-pack"]:
+        assert made_ready[("gather-and-cut", throw_in, "played", "cut")] > 5, made_ready
+        assert made_ready[("shuffle", throw_in, "played", "shuffle")] > 0, made_ready
+        assert made_ready[("shuffle", throw_in, "thrown in", "shuffle")] > 0, made_ready
+    assert made_ready[("gather-and-cut", "gather-and-cut", "thrown in", "cut")] > 5, made_ready
+    assert made_ready[("gather-and-cut", "shuffle", "thrown in", "shuffle")] > 5, made_ready
+    # And never otherwise.
+    wrong = {("gather-and-cut", "gather-and-cut", "thrown in", "shuffle"),
+             ("gather-and-cut", "shuffle", "thrown in", "cut")}
+    assert not wrong & set(made_ready), made_ready
 
 
-@pytest.mark.parametrize(("players", "contract"), [(3, "nap"), (4, "wellington"),
-                                                    (6, "nap"), (7, "wellington")])
+@pytest.mark.parametrize(("players", "contract", "options", "then"), [
+    (3, "nap", {}, "shuffle"),
+    (4, "wellington", {}, "shuffle"),
+    (6, "nap", {"pack": "32", "packets": "3-2"}, "shuffle"),
+    (7, "wellington", {"packets": "2-3"}, "shuffle"),
+    # DEC-003's other reading: only a made Nap brings a shuffle.
+    (3, "nap", {"wellington-shuffle": "nap-only", "pack": "28"}, "shuffle"),
+    (4, "wellington", {"wellington-shuffle": "nap-only"}, "cut"),
+    (5, "wellington", {"wellington-shuffle": "nap-only", "pack": "24",
+                       "small-pack": "full-pack-beyond", "packets": "3-2"}, "cut"),
+    # Shuffled before every deal anyway.
+    (5, "wellington", {"wellington-shuffle": "nap-only", "between-hands": "shuffle"},
+     "shuffle"),
+])
 def test_a_made_nap_or_wellington_brings_a_shuffle(adapter: Adapter, players: int,
-                                                   contract: str) -> None:
-    """The pack is shuffled after a made Nap or Wellington (NAP-10.2.1, DEC-003), and gathered
-    and cut otherwise: the first hand is stacked for the declarer; illegal preparations
-    (a cut for a shuffle, a shuffle for a cut) are tried at every step."""
+                                                   contract: str, options: JSON,
+                                                   then: str) -> None:
+    """The pack is shuffled after a made Nap or Wellington (NAP-10.2.1, DEC-003), or after a
+    made Nap only (nap-only), and otherwise made ready as usual: the first hand is stacked for
+    the declarer; illegal preparations (a cut for a shuffle, a shuffle for a cut) are tried at
+    every step."""
     readings: Counter[tuple[str, str]] = Counter()
+    game = classic(players, options)
     dealer = players - 1
     bids: list[JSON] = [{"type": "bid", "bid": "nap"}]
     if contract == "wellington":
@@ -370,16 +515,16 @@ def test_a_made_nap_or_wellington_brings_a_shuffle(adapter: Adapter, players: in
     holder = len(bids) - 1  # the last bidder, seat (dealer + 1 + holder) % players
     bids += [{"type": "pass"}] * (players - len(bids))
     script: tuple[JSON, ...] = ({"type": "choose-dealer", "seat": dealer},
-                                {"type": "shuffle", "pack": stacked(players, holder)}, *bids)
-    match: HandState | MatchState = new_match(Game.create("classic", players), hands=4)
-    adapter.ok({"type": "start-match", "ruleset": "classic", "options": {}, "players": players,
-                "hands": 4, "chips": None})
+                                {"type": "shuffle", "pack": stacked(game, holder)}, *bids)
+    match: HandState | MatchState = new_match(game, hands=4)
+    adapter.ok(start_match(game, 4))
     match = play_and_compare(adapter, match, random.Random(players), readings, script, 1.0)
+    assert not readings, readings
     assert isinstance(match, MatchState) and match.result is not None
     first = match.hands[0].result
     assert first is not None and first.contract == contract and first.made
     kinds = [formats.action_to_json(a)["type"] for _, a in match.history]
-    assert kinds[:3] == ["choose-dealer", "shuffle", "shuffle"], kinds
+    assert kinds[:3] == ["choose-dealer", "shuffle", then], kinds
     outcome = adapter.ok({"type": "outcome"})["outcome"]
     assert outcome["balances"] == list(match.result.balances)
 
@@ -414,9 +559,15 @@ BAD_LINES = [
     ('{"id": 1, "type": "legal", "extra": 1}', "$.extra"),
     ('{"id": 1, "type": "start-hand", "ruleset": "pagat", "options": {}, "players": 3, '
      '"dealer": 0, "seats": [0, 1, 2], "pool": 0, "funds": null, "stakes": 1}', "$.ruleset"),
-    ('{"id": 1, "type": "start-hand", "ruleset": "classic", "options": {"pack": "24"}, '
+    ('{"id": 1, "type": "start-hand", "ruleset": "classic", "options": {"pack": "20"}, '
      '"players": 3, "dealer": 0, "seats": [0, 1, 2], "pool": 0, "funds": null, "stakes": 1}',
      "$.options.pack"),
+    ('{"id": 1, "type": "start-hand", "ruleset": "classic", "options": {"packets": 5}, '
+     '"players": 3, "dealer": 0, "seats": [0, 1, 2], "pool": 0, "funds": null, "stakes": 1}',
+     "$.options.packets"),
+    ('{"id": 1, "type": "start-hand", "ruleset": "classic", "options": {"pack": "24"}, '
+     '"players": 5, "dealer": 0, "seats": [0, 1, 2, 3, 4], "pool": 0, "funds": null, '
+     '"stakes": 1}', "$.players"),
     ('{"id": 1, "type": "start-hand", "ruleset": "classic", "options": {"nope": "x"}, '
      '"players": 3, "dealer": 0, "seats": [0, 1, 2], "pool": 0, "funds": null, "stakes": 1}',
      "$.options.nope"),
@@ -484,14 +635,12 @@ def test_bye_ends_the_program_and_end_of_input_too() -> None:
 SUITE = ROOT / "conformance" / "cases"
 
 
-@pytest.mark.skipif(not (SUITE / "classic").is_dir(),
-                    reason="the conformance suite's classic cases (conformance/cases/classic) "
-                           "are not there yet")
-def test_napkit_conform_passes_every_case_it_declares_and_skips_the_rest(
-        tmp_path: Path) -> None:
-    """`napkit conform --ruleset classic -- node adapter.js`: every case at classic's default
-    options is run and passes; every other case is skipped, never passed."""
+def test_napkit_conform_passes_every_classic_case_and_skips_none(tmp_path: Path) -> None:
+    """`napkit conform --ruleset classic -- node adapter.js`: every case of the classic suite,
+    under every option choice, is run and passes; none is skipped."""
     assert NODE is not None
+    cases = sorted(SUITE.glob("classic/*/*.json"))
+    assert len(cases) >= 311, len(cases)
     report_path = tmp_path / "report.json"
     run = subprocess.run(
         [sys.executable, "-m", "napkit", "conform", "--ruleset", "classic", "-q",
@@ -501,11 +650,13 @@ def test_napkit_conform_passes_every_case_it_declares_and_skips_the_rest(
     assert run.stdout.splitlines()[-1].startswith("ok: "), run.stdout
     report = json.loads(report_path.read_text(encoding="utf-8"))
     totals = report["totals"]
-    assert totals["failed"] == totals["xfail"] == totals["xpass"] == 0, totals
-    assert totals["passed"] >= 1 and totals["rule_not_named"] == 0, totals
-    defaults = Game.create("classic", 3).options
-    for case in report["cases"]:
-        document = json.loads((SUITE / f"{case['id']}.json").read_text(encoding="utf-8"))
-        at_defaults = all(defaults[name] == choice
-                          for name, choice in document["options"].items())
-        assert case["status"] == ("passed" if at_defaults else "skipped"), case
+    assert totals == {"cases": len(cases), "selected": len(cases), "passed": len(cases),
+                      "failed": 0, "skipped": 0, "xfail": 0, "xpass": 0,
+                      "rule_not_named": 0}, totals
+    assert sorted(case["id"] for case in report["cases"]) == sorted(
+        path.relative_to(SUITE).with_suffix("").as_posix() for path in cases)
+    assert {case["status"] for case in report["cases"]} == {"passed"}
+    # The suite sets every choice of every option somewhere.
+    documents = [json.loads(path.read_text(encoding="utf-8")) for path in cases]
+    assert {(name, c) for name, cs in OPTIONS.items() for c in cs} <= {
+        item for d in documents for item in d["options"].items()}

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // An independent implementation of napkit's `classic` ruleset (the game of the source
-// 000_b90223f4596c033b.txt), at its default options, behind the adapter protocol
-// napkit-adapter/1 (spec/conformance.md, spec/schemas/adapter.schema.json).
+// 000_b90223f4596c033b.txt), with every choice of every option it has, behind the adapter
+// protocol napkit-adapter/1 (spec/conformance.md, spec/schemas/adapter.schema.json).
 //
 // It is written from the law book (spec/lawbook/*.toml), the ruleset (spec/rulesets/classic.json)
 // and the decisions it cites (spec/decisions.toml), not from napkit's Python engine: every rule
@@ -17,24 +17,38 @@ const readline = require('readline');
 
 const PROTOCOL = 'napkit-adapter/1';
 const NAME = 'js-classic';
-const VERSION = '1.0';
+const VERSION = '1.1';
 const RULESET = 'classic';
 
 // ---------------------------------------------------------------------------------------------
-// The classic ruleset at its defaults (spec/rulesets/classic.json).
+// The classic ruleset and its options (spec/rulesets/classic.json).
 
-// Every option of the ruleset and its default choice; only the defaults are played.
+// Every option of the ruleset, its choices and its default (the first). Every choice is played.
 const OPTIONS = {
-  pack: '52', // NAP-2.2.1: the full pack (source L5, L24)
-  'small-pack': 'within-capacity', // DEC-002 (moot with the full pack)
-  packets: 'singly', // DEC-001, NAP-4.2.2: one card at a time, five times round
-  'between-hands': 'gather-and-cut', // NAP-10.2.1 (L18)
-  'wellington-shuffle': 'nap-and-wellington', // DEC-003: a made Nap or Wellington brings a shuffle
-  'throw-in-pack': 'gather-and-cut', // DEC-004: after a throw-in, gather and cut
+  // NAP-2.2.1: the full pack or a reduced one (source L5, L24).
+  pack: { default: '52', choices: ['52', '32', '28', '24'] },
+  // NAP-2.2.2, DEC-002: a reduced pack too small for the table: refused, or the full pack.
+  'small-pack': { default: 'within-capacity', choices: ['within-capacity', 'full-pack-beyond'] },
+  // NAP-4.2.2, DEC-001: one card at a time, or in packets of three then two, or two then three.
+  packets: { default: 'singly', choices: ['singly', '3-2', '2-3'] },
+  // NAP-10.2.1 (L18): between hands the pack is usually gathered and cut, or always shuffled.
+  'between-hands': { default: 'gather-and-cut', choices: ['gather-and-cut', 'shuffle'] },
+  // NAP-10.2.1, DEC-003: the made contracts that bring a shuffle.
+  'wellington-shuffle': { default: 'nap-and-wellington', choices: ['nap-and-wellington', 'nap-only'] },
+  // NAP-10.2.3, DEC-004: after a throw-in, gather and cut, or shuffle.
+  'throw-in-pack': { default: 'gather-and-cut', choices: ['gather-and-cut', 'shuffle'] },
 };
 
-// NAP-3.1.1: three to seven players (L3); with the full pack every one of them can be dealt.
+// NAP-3.1.1: three to seven players (L3). Which of them a reduced pack serves is NAP-2.2.2's
+// question (DEC-002, see tableFor).
 const PLAYERS = [3, 4, 5, 6, 7];
+
+// NAP-2.2.1: each pack as the lowest rank it keeps in every suit (L24: 24 cards ace to nine,
+// 28 ace to eight, 32 ace to seven; L5: the standard 52).
+const LOWEST_RANK = { 52: '2', 32: '7', 28: '8', 24: '9' };
+
+// NAP-4.2.2 with DEC-001's alternatives: the packets of each round of the deal.
+const PACKETS = { singly: [1, 1, 1, 1, 1], '3-2': [3, 2], '2-3': [2, 3] };
 
 // NAP-5.2.2: the bids, lowest first (L29); NAP-5.2.3 what each undertakes; NAP-5.2.5 what a bid
 // needs before it; NAP-9.1.1/NAP-9.2.1 what it wins or loses from/to each opponent (L43).
@@ -46,8 +60,12 @@ const BIDS = [
 ];
 const BID_RANK = new Map(BIDS.map((b, i) => [b.id, i]));
 
-// NAP-10.2.1 with DEC-003's default: the made contracts after which the pack is shuffled.
-const SHUFFLE_AFTER_MADE = new Set(['nap', 'wellington']);
+// NAP-10.2.1 with DEC-003's alternatives: the made contracts after which the pack is shuffled
+// (a made Nap, L18; a made Wellington too, or not).
+const SHUFFLE_AFTER_MADE = {
+  'nap-and-wellington': new Set(['nap', 'wellington']),
+  'nap-only': new Set(['nap']),
+};
 
 // ---------------------------------------------------------------------------------------------
 // Cards (NAP-2.1.1). A card is its notation, "10H"; ranks run 2 (0) to ace (12).
@@ -65,14 +83,18 @@ function rankOf(card) {
   return RANKS.indexOf(card.slice(0, -1));
 }
 
-// NAP-2.2.1: the pack for the table. With pack 52 it is the full pack at every table size.
-const FULL_PACK = [];
-for (const s of SUITS) for (const r of RANKS) FULL_PACK.push(r + s);
-const FULL_PACK_SET = new Set(FULL_PACK);
+// Every card, in card order (spades, hearts, diamonds, clubs; two up to ace in each): the
+// order of the cards still held when a hand is gathered (NAP-10.2.2, see gather()).
+const ALL_CARDS = [];
+for (const s of SUITS) for (const r of RANKS) ALL_CARDS.push(r + s);
+const CARD_ORDER = new Map(ALL_CARDS.map((c, i) => [c, i]));
 
-// A fixed order of the cards (spades, hearts, diamonds, clubs; two up to ace in each), used for
-// the cards still held when a thrown-in hand is gathered (see gather()).
-const CARD_ORDER = new Map(FULL_PACK.map((c, i) => [c, i]));
+// NAP-2.2.1: the pack cut down from the top: every card from the ace down to `lowest`, in all
+// four suits, four cards for every rank kept.
+function packDownTo(lowest) {
+  const floor = RANKS.indexOf(lowest);
+  return ALL_CARDS.filter((c) => rankOf(c) >= floor);
+}
 
 const RANK_WORDS = { J: 'jack', Q: 'queen', K: 'king', A: 'ace' };
 
@@ -211,11 +233,50 @@ function describeAction(a) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// The game at a table: the ruleset resolved for its option choices and number of players.
+
+// NAP-2.2.1, NAP-2.2.2 (DEC-002), NAP-4.2.2 (DEC-001), NAP-10.2.1 (DEC-003), NAP-10.2.3 (DEC-004).
+// `options` holds a choice for every option. A reduced pack that cannot deal five cards to every
+// player (24 cards for five or more, 28 for six or more, 32 for seven) is, with small-pack
+// 'within-capacity', no game for that table at all (a bad request), and with 'full-pack-beyond'
+// the full pack is used instead.
+function tableFor(options, players) {
+  let lowest = LOWEST_RANK[options.pack];
+  let pack = packDownTo(lowest);
+  if (pack.length < 5 * players) {
+    if (options['small-pack'] === 'within-capacity') {
+      const most = Math.floor(pack.length / 5);
+      bad('$.players', `the ${pack.length}-card pack deals five cards to at most ${most} players, not ${players} (NAP-2.2.2; small-pack 'within-capacity', DEC-002: classic with pack ${options.pack} is played by 3 to ${most})`);
+    }
+    lowest = '2'; // 'full-pack-beyond': the full pack for this table
+    pack = packDownTo(lowest);
+  }
+  const usual = options['between-hands'];
+  return {
+    options,
+    players,
+    lowest,
+    pack, // in card order
+    packSet: new Set(pack),
+    packets: PACKETS[options.packets],
+    // NAP-10.2.1: how the pack is usually made ready before a later deal.
+    usual,
+    shuffleAfterMade: SHUFFLE_AFTER_MADE[options['wellington-shuffle']],
+    // NAP-10.2.3: after a throw-in. With 'between-hands' 'shuffle' every deal is shuffled, a
+    // redeal included; otherwise DEC-004's choice (the ruleset's preparation.after_throw_in).
+    afterThrowIn: usual === 'shuffle' ? 'shuffle' : options['throw-in-pack'],
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
 // A hand (NAP-4 to NAP-9).
 
 class Hand {
-  // dealer: the seat that deals; players: seats at the table; stakes: the stakes multiplier.
-  constructor(players, dealer, stakes) {
+  // table: the game at the table (tableFor); dealer: the seat that deals; stakes: the stakes
+  // multiplier.
+  constructor(table, dealer, stakes) {
+    const players = table.players;
+    this.table = table;
     this.players = players;
     this.dealer = dealer;
     this.stakes = stakes;
@@ -301,23 +362,31 @@ class Hand {
     }
   }
 
-  // NAP-4.2: the pack is dealt from the top, clockwise from the dealer's left, one card at a
-  // time (packets 'singly', DEC-001) until each has five (NAP-4.2.1); the rest is the stock.
+  // NAP-4.2: the pack is dealt from the top, clockwise from the dealer's left, in the rounds of
+  // the packets option (DEC-001: one card at a time, 3 then 2, or 2 then 3) until each has five
+  // (NAP-4.2.1); the rest is the stock (NAP-4.2.3).
   applyDeal(seat, action) {
     if (action.type !== 'deal') {
       return refuse('NAP-4.2.2', `the cards must be dealt first, not ${describeAction(action)}`);
     }
-    checkPack(action.pack, 'NAP-2.2.1');
+    checkPack(action.pack, this.table, 'NAP-2.2.1');
     this.dealFrom(action.pack);
     return null;
   }
 
   dealFrom(pack) {
-    const n = this.order.length;
     this.hands = {};
     for (const s of this.order) this.hands[s] = [];
-    for (let i = 0; i < 5 * n; i++) this.hands[this.order[i % n]].push(pack[i]);
-    this.stock = pack.slice(5 * n);
+    // NAP-4.2.2: in each round every player, from the dealer's left, receives that round's
+    // packet at once, off the top of the pack.
+    let next = 0;
+    for (const size of this.table.packets) {
+      for (const s of this.order) {
+        this.hands[s].push(...pack.slice(next, next + size));
+        next += size;
+      }
+    }
+    this.stock = pack.slice(next);
     this.phase = 'auction';
     this.speaker = 0; // NAP-5.1.1: the player on the dealer's left speaks first
   }
@@ -463,9 +532,8 @@ class Hand {
 
   // NAP-10.2.2 (DEC-005): the pack gathered after the hand: the tricks in the order played, each
   // trick's cards in the order played; then the cards still held (a thrown-in hand), seat by
-  // seat from the dealer's left; then the stock. The law book does not say in what order a
-  // player's held cards go; this follows napkit's engine, which puts each player's cards in
-  // card order (spades, hearts, diamonds, clubs; two up to ace). See README.md.
+  // seat from the dealer's left, each player's cards in card order (spades, hearts, diamonds,
+  // clubs; two up to ace); then the stock, top card first. Classic has no widow or discards.
   gather() {
     const pack = [];
     for (const t of this.tricks) pack.push(...t.cards);
@@ -492,16 +560,20 @@ function inTurn(turn, seat) {
   }
 }
 
-// NAP-2.2.1: a pack must be exactly the pack for the table: every card of it once.
-function checkPack(pack, rule) {
+// NAP-2.2.1: a pack must be exactly the pack for the table: every card of it once (the cards
+// of a request are already known to be unique).
+function checkPack(pack, table, rule) {
   const given = new Set(pack);
-  const missing = FULL_PACK.filter((c) => !given.has(c));
-  const extra = pack.filter((c) => !FULL_PACK_SET.has(c));
-  if (missing.length > 0 || extra.length > 0 || pack.length !== FULL_PACK.length) {
+  const missing = table.pack.filter((c) => !given.has(c));
+  const extra = pack.filter((c) => !table.packSet.has(c));
+  if (missing.length > 0 || extra.length > 0 || pack.length !== table.pack.length) {
     const parts = [];
     if (missing.length > 0) parts.push(`lacks ${missing.join(' ')}`);
     if (extra.length > 0) parts.push(`has cards not in the pack: ${extra.join(' ')}`);
-    refuse(rule, `the pack must be the 52 cards, each once: it ${parts.join('; ') || 'is not'}`);
+    let which = `the ${table.pack.length} cards from the ace down to the ${table.lowest}s`;
+    if (table.lowest === '2') which = 'the 52 cards';
+    if (table.lowest === '2' && table.options.pack !== '52') which += ` (the ${table.options.pack}-card pack cannot deal ${table.players}: small-pack 'full-pack-beyond')`;
+    refuse(rule, `the pack for ${table.players} players must be ${which}, each once: it ${parts.join('; ') || 'is not'}`);
   }
 }
 
@@ -509,7 +581,9 @@ function checkPack(pack, rule) {
 // A match (NAP-10, with NAP-4.1 and NAP-5.3.2).
 
 class Match {
-  constructor(players, hands) {
+  constructor(table, hands) {
+    const players = table.players;
+    this.table = table;
     this.players = players;
     this.limit = hands; // the agreed number of hands, or null (NAP-10.4.1: until they stop)
     this.phase = 'choose-dealer';
@@ -557,8 +631,8 @@ class Match {
     }
   }
 
-  // NAP-10.2.1, NAP-10.2.2: shuffled (first deal, after a made Nap or Wellington), else gathered
-  // and cut by the player on the dealer's right: the cut lifts `at` cards off the top, at least
+  // NAP-10.2.1, NAP-10.2.2, NAP-10.2.3: shuffled (the first deal, and as afterHand found), else
+  // gathered and cut by the player on the dealer's right: the cut lifts `at` cards off the top, at least
   // one and not all, and the rest goes on top of them. Then the hand is dealt from that pack.
   prepare(seat, action) {
     let pack;
@@ -568,7 +642,7 @@ class Match {
         return refuse('NAP-10.2.1', `the pack must be shuffled before this deal, not ${describeAction(action)}`);
       }
       // A shuffle is of the pack for the table (NAP-2.2.1): refused as a shuffle not made.
-      checkPack(action.pack, 'NAP-10.2.1');
+      checkPack(action.pack, this.table, 'NAP-10.2.1');
       pack = action.pack;
     } else {
       if (action.type !== 'cut') {
@@ -579,7 +653,7 @@ class Match {
       }
       pack = this.pack.slice(action.at).concat(this.pack.slice(0, action.at));
     }
-    this.hand = new Hand(this.players, this.dealer, 1);
+    this.hand = new Hand(this.table, this.dealer, 1);
     this.hand.dealFrom(pack);
     this.phase = 'hand';
     return null;
@@ -591,9 +665,14 @@ class Match {
     for (let s = 0; s < this.players; s++) this.balances[s] += r.net[s];
     this.played += 1; // NAP-10.4.1: every deal counts, a thrown-in one included
     this.pack = hand.gather();
-    // NAP-10.2.1 / NAP-10.2.3 (DEC-003, DEC-004 defaults): shuffle only after a made Nap or
-    // Wellington; otherwise, a throw-in included, gather and cut.
-    this.shuffleNext = !r.thrown_in && r.made === true && SHUFFLE_AFTER_MADE.has(r.contract);
+    // How the pack is made ready for the next deal: after a throw-in as NAP-10.2.3 gives
+    // (DEC-004, or always a shuffle with 'between-hands' 'shuffle'); after a made contract of a
+    // bid that brings a shuffle (NAP-10.2.1, DEC-003) shuffled; otherwise as usual (NAP-10.2.1:
+    // gathered and cut, or with 'between-hands' 'shuffle' shuffled).
+    const t = this.table;
+    if (r.thrown_in) this.shuffleNext = t.afterThrowIn === 'shuffle';
+    else if (r.made === true && t.shuffleAfterMade.has(r.contract)) this.shuffleNext = true;
+    else this.shuffleNext = t.usual === 'shuffle';
     this.dealer = (this.dealer + 1) % this.players; // NAP-4.1.2: the deal passes to the left
     this.hand = null;
     if (this.limit !== null && this.played >= this.limit) {
@@ -618,24 +697,29 @@ class Match {
 
 let game = null; // a Hand or a Match
 
+// The game a start request names: the ruleset, every option's choice (the default for one not
+// given) and the table, resolved by tableFor.
 function readGame(req) {
   if (req.ruleset !== RULESET) {
     if (typeof req.ruleset !== 'string') bad('$.ruleset', 'a ruleset id (a string) is required');
     bad('$.ruleset', `this program plays only the '${RULESET}' ruleset, not '${req.ruleset}'`);
   }
   if (!isObject(req.options)) bad('$.options', 'the options are an object of option name to choice');
+  const options = Object.fromEntries(Object.entries(OPTIONS).map(([name, o]) => [name, o.default]));
   for (const [name, choice] of Object.entries(req.options)) {
     if (!Object.prototype.hasOwnProperty.call(OPTIONS, name)) bad(`$.options.${name}`, `classic has no option '${name}' (its options: ${Object.keys(OPTIONS).join(', ')})`);
-    if (choice !== OPTIONS[name]) bad(`$.options.${name}`, `only the default choice '${OPTIONS[name]}' is supported, not ${describe(choice)}`);
+    if (!OPTIONS[name].choices.includes(choice)) bad(`$.options.${name}`, `option ${name} has no choice ${describe(choice)} (its choices: ${OPTIONS[name].choices.join(', ')})`);
+    options[name] = choice;
   }
   if (!Number.isSafeInteger(req.players)) bad('$.players', `${describe(req.players)} is not an integer`);
   if (!PLAYERS.includes(req.players)) bad('$.players', `classic is played by 3 to 7 players (NAP-3.1.1), not ${req.players}`);
-  return req.players;
+  return tableFor(options, req.players);
 }
 
 function startHand(req) {
   onlyFields(req, '$', ['id', 'type', 'ruleset', 'options', 'players', 'dealer', 'seats', 'pool', 'funds', 'stakes']);
-  const players = readGame(req);
+  const table = readGame(req);
+  const players = table.players;
   if (!isSeatInt(req.dealer) || req.dealer >= players) bad('$.dealer', `${describe(req.dealer)} is not a seat of a table of ${players}`);
   if (!Array.isArray(req.seats)) bad('$.seats', 'the seats dealt in are an array of seats');
   const seats = req.seats.slice().sort((a, b) => a - b);
@@ -646,17 +730,17 @@ function startHand(req) {
   if (req.pool !== 0) bad('$.pool', `classic keeps no pool (NAP-9.3.1 is not in force): it must be 0, not ${describe(req.pool)}`);
   if (req.funds !== null) bad('$.funds', `classic plays from no stock of chips: funds must be null, not ${describe(req.funds)}`);
   if (!Number.isSafeInteger(req.stakes) || req.stakes < 1) bad('$.stakes', `${describe(req.stakes)} is not a stakes multiplier (an integer from 1)`);
-  game = new Hand(players, req.dealer, req.stakes);
+  game = new Hand(table, req.dealer, req.stakes);
 }
 
 function startMatch(req) {
   onlyFields(req, '$', ['id', 'type', 'ruleset', 'options', 'players', 'hands', 'chips']);
-  const players = readGame(req);
+  const table = readGame(req);
   if (req.hands !== null && (!Number.isSafeInteger(req.hands) || req.hands < 1)) bad('$.hands', `${describe(req.hands)} is not a number of hands (an integer from 1, or null)`);
   if (req.chips !== null && (!Number.isSafeInteger(req.chips) || req.chips < 1)) bad('$.chips', `${describe(req.chips)} is not a number of chips (an integer from 1, or null)`);
   // classic plays from no stock of chips: balances are running totals from 0, and any agreed
   // starting chips have nothing to apply to.
-  game = new Match(players, req.hands);
+  game = new Match(table, req.hands);
 }
 
 function handle(req) {
@@ -677,7 +761,7 @@ function handle(req) {
           kinds: ['legal', 'illegal', 'outcome', 'match'],
           rulesets: {
             [RULESET]: {
-              options: Object.fromEntries(Object.entries(OPTIONS).map(([k, v]) => [k, [v]])),
+              options: Object.fromEntries(Object.entries(OPTIONS).map(([name, o]) => [name, o.choices.slice()])),
               players: PLAYERS,
             },
           },
