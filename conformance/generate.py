@@ -52,10 +52,11 @@ from napkit.actions import (
     Peek,
     Play,
     Reshuffle,
+    Shuffle,
     SitOut,
     TakeWidow,
 )
-from napkit.cards import SUIT_BITS, SUIT_NAMES, card_words, cards_of
+from napkit.cards import SPADES, SUIT_BITS, SUIT_NAMES, card_name, card_words, cards_of, parse_card
 from napkit.errors import RuleError
 from napkit.formats import action_from_json, action_to_json
 from napkit.game import Game, default_spec
@@ -1009,6 +1010,164 @@ def match_case(ruleset: Ruleset, index: int, name: str | None = None,
     return None
 
 
+# --- scenarios: a made contract, then the next deal -----------------------------------------------
+def scenario_cases(ruleset: Ruleset) -> Iterator[JSONObject]:
+    """Matches of two hands whose first is a made contract of a given bid, dealt from a stacked
+    pack, under the defaults and each option choice that changes how the pack is made ready
+    (NAP-10.2.1): the second deal then shows whether the made contract brought a shuffle or a
+    gather and cut. Random matches rarely make a five-trick contract, so without these a program
+    that shuffled after the wrong contracts could pass. One case per (options, bid): every bid
+    of five tricks, and the highest four-trick bid as the one that does not bring a shuffle."""
+    rid = ruleset.id
+    base = ruleset.resolve(ruleset.option_values({}))
+    preparation = base.get("preparation")
+    if not isinstance(preparation, dict) or preparation.get("usual") != "gather-and-cut":
+        return
+    variants = [v for i, v in enumerate(option_variants(ruleset))
+                if i == 0 or ruleset.resolve(ruleset.option_values(v)).get("preparation")
+                != preparation]
+    for number, options in enumerate(variants):
+        allowed = players_allowed(ruleset, options)
+        players = 4 if 4 in allowed else allowed[0]
+        game = Game.create(rid, players, options)
+        bids = game.rules.bids
+        fours = [b for b in bids if b.tricks == 4 and not b.misere]
+        targets = [b for b in bids if b.tricks == 5 and not b.misere] + fours[-1:]
+        for bid in targets:
+            case = _scenario(ruleset, game, number, bid.id)
+            if case is not None:
+                yield case
+
+
+TOP_SPADES = ("AS", "KS", "QS", "JS", "10S")
+
+
+def _scenario(ruleset: Ruleset, game: Game, number: int, bid: str) -> JSONObject | None:
+    seed = seed_of(f"{ruleset.id}/match/made-{bid}/{number}")
+    rng = random.Random(seed)
+    chips = game.rules.bankroll
+    match = _stacked_start(new_match(game, hands=2, chips=chips), rng)
+    if match is None:
+        return None
+    hand = match.hand
+    assert hand is not None
+    declarer = hand.dealer  # the dealer speaks last, after any bid the contract needs first
+    for _ in range(MAX_MATCH_STEPS):
+        if len(match.hands) > 0:
+            break
+        if match.is_chance():
+            match = match.apply(match.sample_chance(rng))
+            continue
+        state = match.hand
+        if state is None:  # between hands: an ante
+            match = match.apply(ANTE)
+            continue
+        match = match.apply(_scripted(state, state.legal_actions(), declarer, bid, rng))
+    first = match.hands[0] if match.hands else None
+    if first is None or first.result is None or first.result.contract != bid or \
+            not first.result.made:
+        return None
+    style = Style.draw(rng)
+    for _ in range(MAX_MATCH_STEPS):
+        if match.is_over():
+            break
+        if match.is_chance():
+            action: Action = match.sample_chance(rng)
+        elif match.hand is not None:
+            action = choose(match.hand, match.hand.legal_actions(), rng, style)
+        else:
+            action = ANTE
+        match = match.apply(action)
+    if not match.is_over():
+        return None
+    words = (f"Generated: a match of {ruleset.id}, {game.players} players"
+             f"{_options_words(ruleset, dict(game.options))}, two hands; the first dealt from a "
+             f"stacked pack (the dealer holds {' '.join(TOP_SPADES)}) and played so that the "
+             f"dealer's {bid} is made; the second shows how the pack is then made ready "
+             f"(NAP-10.2.1: shuffled after the contracts the ruleset lists, else as usual). "
+             f"Expected: the engine's balances, pool, winners, hands and knock-outs.")
+    start = {"type": "start-match", "ruleset": ruleset.id, "options": dict(game.options),
+             "players": game.players, "hands": 2, "chips": chips}
+    steps = [(None, step) for step in match_actions(match)]
+    return _base(f"{ruleset.id}/match/made-{bid}-then-deal-{number}", "match", game, seed,
+                 words, start, _steps(steps, False), {"outcome": match_outcome(match)},
+                 ["scenario", "made"])
+
+
+def _stacked_start(match: MatchState, rng: random.Random) -> MatchState | None:
+    """The match up to its first hand's deal, the first shuffle stacked so that the first
+    dealer holds the five top spades."""
+    before = match
+    for _ in range(50):
+        if match.hand is not None:
+            break
+        match = match.apply(match.sample_chance(rng) if match.is_chance() else ANTE)
+    hand = match.hand
+    if hand is None:
+        return None
+    shuffle = next(a for _, a in match.history if isinstance(a, Shuffle))
+    dealt = cards_of(hand.hands[hand.dealer])
+    pack = list(shuffle.pack)
+    for have, want in zip(dealt, (parse_card(c) for c in TOP_SPADES), strict=True):
+        i, j = pack.index(have), pack.index(want)
+        pack[i], pack[j] = pack[j], pack[i]
+        dealt = tuple(want if c == have else have if c == want else c for c in dealt)
+    stacked = Shuffle(tuple(pack))
+    match = before
+    for _ in range(50):
+        if match.hand is not None:
+            break
+        if match.is_chance():
+            action = match.sample_chance(rng)
+            match = match.apply(stacked if isinstance(action, Shuffle) else action)
+        else:
+            match = match.apply(ANTE)
+    hand = match.hand
+    if hand is None or {card_name(c) for c in cards_of(hand.hands[hand.dealer])} != set(
+            TOP_SPADES):
+        return None
+    return match
+
+
+def _scripted(state: HandState, legal: Sequence[Action], declarer: int, bid: str,
+              rng: random.Random) -> Action:
+    """The first hand of a scenario: the dealer bids ``bid`` once the bids it needs have been
+    made (by the others, lowest first); the dealer keeps the top spades, names spades and
+    plays them from the top; the others play at random."""
+    seat = state.turn
+    if state.phase == AUCTION:
+        if seat == declarer:
+            return Bid(bid) if Bid(bid) in legal else PASS
+        needed = state.game.rules.bids[state.game.bid_index[bid]].requires
+        made = state.auction.made
+        for group in needed:
+            if not made & group:
+                for a in legal:
+                    if isinstance(a, Bid) and group >> state.game.bid_index[a.bid] & 1:
+                        return a
+        return PASS if PASS in legal else legal[0]
+    if seat != declarer:
+        if any(isinstance(a, Buy) and not a.cards for a in legal):
+            return next(a for a in legal if isinstance(a, Buy) and not a.cards)
+        return rng.choice(list(legal))
+    if LEAVE_WIDOW in legal:
+        return LEAVE_WIDOW
+    spades = {parse_card(c) for c in TOP_SPADES}
+    discards = [a for a in legal if isinstance(a, Discard) and a.card not in spades]
+    if discards:
+        return discards[0]
+    named = [a for a in legal if isinstance(a, NameTrumps) and a.suit == SPADES]
+    if named:
+        return named[0]
+    buys = [a for a in legal if isinstance(a, Buy) and not a.cards]
+    if buys:
+        return buys[0]
+    plays = [a for a in legal if isinstance(a, Play)]
+    if plays:
+        return max(plays, key=lambda a: (a.card in spades, a.card))
+    return TAKE_WIDOW if TAKE_WIDOW in legal else legal[0]
+
+
 MAKERS: dict[str, Callable[..., JSONObject | None]] = {
     "legal": lambda rs, i, name=None, target=None: hand_case("legal", rs, i, name, target),
     "outcome": lambda rs, i, name=None, target=None: hand_case("outcome", rs, i, name, target),
@@ -1034,6 +1193,12 @@ def generate() -> Iterator[JSONObject]:
                     continue
                 covered.update((ruleset.id, rule) for rule in case["rules"])
                 yield case
+    # Scenarios: a made contract, then the next deal (see scenario_cases).
+    for ruleset in spec.rulesets.values():
+        for case in scenario_cases(ruleset):
+            case["rules"] = book.tag(case)
+            covered.update((ruleset.id, rule) for rule in case["rules"])
+            yield case
     # Targeted: for each empty cell, cases drawn until one exercises the rule.
     for ruleset in spec.rulesets.values():
         for rule in sorted(book.in_force[ruleset.id], key=book.order):

@@ -881,6 +881,15 @@ def _no_shuffle_after_nap(p: Patcher) -> None:
     _rules(p, shuffle_after_made=frozenset())
 
 
+@mutant("only-wellington-shuffles", rule="NAP-10.2.1", phase="match", scope="match",
+        rulesets=CUT)
+def _only_wellington_shuffles(p: Patcher) -> None:
+    """A made Nap (of any kind) no longer brings a shuffle; the other contracts the ruleset
+    names still do (a program that shuffles after Wellington alone)."""
+    p.rules(lambda r: replace(r, shuffle_after_made=frozenset(
+        b for b in r.shuffle_after_made if not b.startswith("nap"))))
+
+
 @mutant("throw-in-pack-as-usual", rule="NAP-10.2.3", phase="match", scope="match",
         rulesets=("pagat", "pagat-purchase"))
 def _throw_in_pack_as_usual(p: Patcher) -> None:
