@@ -55,18 +55,30 @@ def validator(name: str) -> Draft202012Validator:
 
 @cache
 def fast_validator(name: str) -> Callable[[Any], bool] | None:
-    """The yes/no check of schema ``name`` by jsonschema-rs, or None if it is not installed."""
+    """The yes/no check by jsonschema-rs of schema ``name`` (``hand-record``), or of one of its
+    definitions (``adapter#/$defs/request``); None if jsonschema-rs is not installed."""
     try:
         import jsonschema_rs
     except ImportError:  # no wheel for this platform: jsonschema alone
         return None
+    base, _, fragment = name.partition("#")
+    uri = f"{BASE}{base}.schema.json" + (f"#{fragment}" if fragment else "")
+    is_valid: Callable[[Any], bool] = jsonschema_rs.Draft202012Validator(
+        {"$ref": uri}, registry=_rs_registry()).is_valid
+    return is_valid
+
+
+@lru_cache(maxsize=1)
+def _rs_registry() -> Any:
+    """Every schema of the spec folder, for jsonschema-rs (installed: see fast_validator)."""
+    import jsonschema_rs
+
     documents = [json.loads(path.read_text(encoding="utf-8"))
                  for path in sorted(Path(paths.spec_dir(), "schemas").glob("*.schema.json"))]
-    registry = jsonschema_rs.Registry([(document["$id"], document) for document in documents])
-    schema = next(d for d in documents if d["$id"].endswith(f"/{name}.schema.json"))
-    is_valid: Callable[[Any], bool] = jsonschema_rs.Draft202012Validator(
-        schema, registry=registry).is_valid
-    return is_valid
+    return jsonschema_rs.Registry([(document["$id"], document) for document in documents])
+
+
+BASE = "https://napkit.dev/schemas/"
 
 
 def schema_problems(name: str, document: object) -> list[tuple[str, str]]:

@@ -27,12 +27,11 @@ from jsonschema.protocols import Validator
 from jsonschema.validators import extend
 from referencing._core import Resolver
 
+from napkit import schemas
 from napkit.schemas import _explain, registry
 
 ACTION = "https://napkit.dev/schemas/action.schema.json"
 _BASE = "https://napkit.dev/schemas/"
-_SCHEMA_FILES = ("action.schema.json", "adapter.schema.json", "card.schema.json",
-                 "case.schema.json", "result.schema.json")
 
 
 @cache
@@ -123,20 +122,11 @@ def fast_validator(uri: str) -> Draft202012Validator:
     return validator
 
 
-@cache
 def _rs_validator(uri: str) -> Callable[[Any], bool] | None:
-    """jsonschema-rs's yes/no check of ``uri``, where it is installed (a dependency of napkit
-    on the common platforms; see napkit.schemas)."""
-    try:
-        import jsonschema_rs
-    except ImportError:
-        return None
-    reg = registry()
-    documents = [reg.contents(_BASE + name) for name in _SCHEMA_FILES]
-    rs_registry = jsonschema_rs.Registry([(d["$id"], d) for d in documents])
-    check: Callable[[Any], bool] = jsonschema_rs.Draft202012Validator(
-        {"$ref": _BASE + uri}, registry=rs_registry).is_valid
-    return check
+    """jsonschema-rs's yes/no check of ``uri`` (napkit.schemas builds it), where installed."""
+    base, _, fragment = uri.partition("#")
+    return schemas.fast_validator(base.removesuffix(".schema.json")
+                                  + (f"#{fragment}" if fragment else ""))
 
 
 def is_valid(uri: str, document: object) -> bool:
