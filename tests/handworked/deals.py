@@ -147,12 +147,39 @@ def pays_each(payer: int, payees: Iterable[int], amount: int, rule: str
     return [(payer, p, amount, rule) for p in payees]
 
 
+def check_kitty_settlement(state: HandState, *, declarer: int, amount: int, made: bool,
+                           wins_kitty: bool, kitty: int) -> None:
+    """The settlement of a four-player hand of a floater game with a kitty (004 L94), worked
+    by hand: made, each opponent pays the declarer ``amount`` (NAP-9.1.1), and a contract that
+    wins the kitty also takes the ``kitty`` it held (NAP-9.1.2); defeated, the declarer pays
+    the kitty ``amount`` times the four players and nothing to the opponents (NAP-9.2.2)."""
+    result = state.result
+    assert result is not None
+    opponents = [s for s in range(4) if s != declarer]
+    if made:
+        expected = each_pays(opponents, declarer, amount, "NAP-9.1.1")
+        gain = 3 * amount
+        if wins_kitty:
+            expected.append((POOL, declarer, kitty, "NAP-9.1.2"))
+            gain += kitty
+        assert payments(state) == owed(*expected)
+        assert result.pool == (0 if wins_kitty else kitty)
+        assert result.net[declarer] == gain
+        assert all(result.net[s] == -amount for s in opponents)
+    else:
+        assert payments(state) == owed((declarer, POOL, 4 * amount, "NAP-9.2.2"))
+        assert result.pool == kitty + 4 * amount
+        assert result.net[declarer] == -4 * amount
+        assert all(result.net[s] == 0 for s in opponents)
+
+
 __all__ = [
     "POOL",
     "Payment",
     "apply_all",
     "build_pack",
     "cards",
+    "check_kitty_settlement",
     "dealt",
     "each_pays",
     "ladder",

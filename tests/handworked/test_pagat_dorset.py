@@ -67,6 +67,7 @@ from tests.handworked.deals import (
     apply_all,
     build_pack,
     cards,
+    check_kitty_settlement,
     dealt,
     each_pays,
     owed,
@@ -206,23 +207,9 @@ def test_contract(case: Case) -> None:
     assert result.made is case.made
     left = (case.declarer + 1) % 4
     assert result.trick_winners == (case.declarer,) * case.k + (left,) * (5 - case.k)
-    opponents = [s for s in range(4) if s != case.declarer]
-    if case.made:
-        expected = each_pays(opponents, case.declarer, case.amount, "NAP-9.1.1")
-        gain = 3 * case.amount
-        if case.kitty:
-            expected.append((POOL, case.declarer, ANTES, "NAP-9.1.2"))
-            gain += ANTES
-        assert payments(state) == owed(*expected)
-        assert result.pool == (0 if case.kitty else ANTES)
-        assert result.net[case.declarer] == gain
-        assert all(result.net[s] == -case.amount for s in opponents)
-    else:
-        # Nothing goes to the opponents directly (004 L94): only the kitty is paid.
-        assert payments(state) == owed((case.declarer, POOL, 4 * case.amount, "NAP-9.2.2"))
-        assert result.pool == ANTES + 4 * case.amount
-        assert result.net[case.declarer] == -4 * case.amount
-        assert all(result.net[s] == 0 for s in opponents)
+    # 004 L94: a made bid is paid by each opponent; a lost one pays the kitty only.
+    check_kitty_settlement(state, declarer=case.declarer, amount=case.amount, made=case.made,
+                           wins_kitty=case.kitty, kitty=ANTES)
 
 
 # Five players (004 L70: 28 cards, ace to eight), dealer seat 4, declarer seat 0. The declarer

@@ -63,6 +63,7 @@ from tests.handworked.deals import (
     POOL,
     apply_all,
     cards,
+    check_kitty_settlement,
     dealt,
     each_pays,
     owed,
@@ -274,23 +275,9 @@ def test_contract(case: Case) -> None:
     tricks = expected_winners.count(case.declarer)
     assert result.tricks == tricks
     assert result.made is case.made
-    opponents = [s for s in range(4) if s != case.declarer]
-    if case.made:
-        expected = each_pays(opponents, case.declarer, case.amount, "NAP-9.1.1")
-        gain = 3 * case.amount
-        if case.kitty:
-            expected.append((POOL, case.declarer, ANTES, "NAP-9.1.2"))
-            gain += ANTES
-        assert payments(state) == owed(*expected)
-        assert result.pool == (0 if case.kitty else ANTES)
-        assert result.net[case.declarer] == gain
-        assert all(result.net[s] == -case.amount for s in opponents)
-    else:
-        # 004 L94: a lost bid pays the kitty only, the amount times the players (four).
-        assert payments(state) == owed((case.declarer, POOL, 4 * case.amount, "NAP-9.2.2"))
-        assert result.pool == ANTES + 4 * case.amount
-        assert result.net[case.declarer] == -4 * case.amount
-        assert all(result.net[s] == 0 for s in opponents)
+    # 004 L94: a made bid is paid by each opponent; a lost one pays the kitty only.
+    check_kitty_settlement(state, declarer=case.declarer, amount=case.amount, made=case.made,
+                           wins_kitty=case.kitty, kitty=ANTES)
 
 
 def test_the_bids_and_their_order() -> None:
