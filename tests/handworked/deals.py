@@ -19,6 +19,15 @@ from napkit.state import POOL, HandState, Payment
 
 RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 
+# The ladder layout most rulesets' tests share (see :func:`ladder`): the declarer's top spades
+# and low hearts, the holder of the high hearts on the declarer's left, and two seats of cards
+# that can win nothing.
+TOP = ("AS", "KS", "QS", "JS", "10S")
+LOW = ("2H", "3H", "4H", "5H", "6H")
+HOLDER = ("AH", "KH", "QH", "JH", "10H")
+THIRD = ("2D", "3D", "4D", "5D", "6D")
+FOURTH = ("2C", "3C", "4C", "5C", "6C")
+
 
 def cards(text: str) -> tuple[int, ...]:
     """Cards from names separated by spaces: ``cards("AS 10H 2D")``."""
@@ -174,7 +183,12 @@ def check_kitty_settlement(state: HandState, *, declarer: int, amount: int, made
 
 
 __all__ = [
+    "FOURTH",
+    "HOLDER",
+    "LOW",
     "POOL",
+    "THIRD",
+    "TOP",
     "Payment",
     "apply_all",
     "build_pack",

@@ -38,6 +38,11 @@ from napkit.game import Game
 from napkit.state import NO_TRUMPS, HandState
 
 from tests.handworked.deals import (
+    FOURTH,
+    HOLDER,
+    LOW,
+    THIRD,
+    TOP,
     apply_all,
     cards,
     dealt,
@@ -52,11 +57,6 @@ from tests.handworked.deals import (
 
 DEALER = 3
 SINGLY = (1, 1, 1, 1, 1)  # DEC-031 default
-TOP = ("AS", "KS", "QS", "JS", "10S")
-LOW = ("2H", "3H", "4H", "5H", "6H")
-HOLDER = ("AH", "KH", "QH", "JH", "10H")
-THIRD = ("2D", "3D", "4D", "5D", "6D")
-FOURTH = ("2C", "3C", "4C", "5C", "6C")
 
 
 def game(**options: str) -> Game:

@@ -33,6 +33,11 @@ from napkit.match import MatchState, new_match
 from napkit.state import POOL, HandState
 
 from tests.handworked.deals import (
+    FOURTH,
+    HOLDER,
+    LOW,
+    THIRD,
+    TOP,
     apply_all,
     build_pack,
     cards,
@@ -47,11 +52,6 @@ from tests.handworked.deals import (
 
 DEALER = 3
 THREE_TWO = (3, 2)  # 004 L17, option packets default "3-2"
-TOP = ("AS", "KS", "QS", "JS", "10S")
-LOW = ("2H", "3H", "4H", "5H", "6H")
-HOLDER = ("AH", "KH", "QH", "JH", "10H")
-THIRD = ("2D", "3D", "4D", "5D", "6D")
-FOURTH = ("2C", "3C", "4C", "5C", "6C")
 NO_PURCHASES: list[Action] = [Buy(0)] * 4  # every seat declines to buy and pays nothing
 CARRIED = 6  # what the pool holds from earlier hands (DEC-082) in the contract tests
 

@@ -53,6 +53,11 @@ from napkit.match import MatchState, new_match
 from napkit.state import POOL, HandState
 
 from tests.handworked.deals import (
+    FOURTH,
+    HOLDER,
+    LOW,
+    THIRD,
+    TOP,
     apply_all,
     build_pack,
     cards,
@@ -70,11 +75,6 @@ DEALER = 3
 PACKETS = (2, 3)  # 001 L16, DEC-013 default 2-3
 ANTES = 4  # one chip from each of the four players (001 L16)
 WIDOW = "7C"
-TOP = ("AS", "KS", "QS", "JS", "10S")
-LOW = ("2H", "3H", "4H", "5H", "6H")
-HOLDER = ("AH", "KH", "QH", "JH", "10H")
-THIRD = ("2D", "3D", "4D", "5D", "6D")
-FOURTH = ("2C", "3C", "4C", "5C", "6C")
 PASS4 = [Pass(), Pass(), Pass(), Pass()]
 
 

@@ -54,6 +54,7 @@ from napkit.match import MatchState, new_match, stakes
 from napkit.state import POOL, HandState
 
 from tests.handworked.deals import (
+    TOP,
     apply_all,
     build_pack,
     cards,
@@ -71,7 +72,6 @@ DEALER = 3
 SINGLY = (1, 1, 1, 1, 1)  # DEC-055
 LOWEST = "9"  # 003 L5: two to five players use the nines to aces
 KITTY = 3  # what the kitty holds before the hand (looks bought in earlier hands)
-TOP = ("AS", "KS", "QS", "JS", "10S")
 THIRD = ("AD", "KD", "QD", "JD", "10D")
 FOURTH = ("AC", "KC", "QC", "JC", "10C")
 EXTRA = "9D"  # the card a 'with' declarer is dealt and rejects; else the floating card
