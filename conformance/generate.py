@@ -18,7 +18,7 @@ Each case's ``rules`` are the rule ids that replaying it exercises in the engine
 the engine refuses it naming that very rule.
 
 Running this again gives byte-identical files: seeds are fixed, keys sorted, formatting
-compact and stable. It first deletes the files it wrote before (those tagged ``generated``)
+indented and stable. It first deletes the files it wrote before (those tagged ``generated``)
 and never touches the hand-written ones (tagged ``handworked``).
 """
 
@@ -1232,8 +1232,26 @@ def _targeted(book: Book, ruleset: Ruleset, rule: str) -> JSONObject | None:
 
 # --- files ----------------------------------------------------------------------------------------
 def dumps(case: JSONObject) -> str:
-    """A case as its file holds it: compact JSON, keys sorted, one line and a newline."""
-    return json.dumps(case, sort_keys=True, separators=(",", ":"), ensure_ascii=False) + "\n"
+    """A case as its file holds it: JSON indented by one space, keys sorted, and a newline.
+
+    A list or object that holds no list or object (a pack, a rule list, an action, a legal
+    action) stays on one line, so a regenerated case reads as a diff of the steps that changed.
+    """
+    return _layout(case, 0) + "\n"
+
+
+def _layout(value: Any, depth: int) -> str:
+    """``value`` as JSON ``depth`` spaces in; on one line if it holds no list or object."""
+    inside = value.values() if isinstance(value, dict) else value if isinstance(value, list) else ()
+    if not any(isinstance(item, (dict, list)) for item in inside):
+        return json.dumps(value, sort_keys=True, separators=(", ", ": "), ensure_ascii=False)
+    pad = " " * (depth + 1)
+    if isinstance(value, list):
+        lines = [pad + _layout(item, depth + 1) for item in value]
+        return "[\n" + ",\n".join(lines) + "\n" + " " * depth + "]"
+    lines = [f"{pad}{json.dumps(key, ensure_ascii=False)}: {_layout(value[key], depth + 1)}"
+             for key in sorted(value)]
+    return "{\n" + ",\n".join(lines) + "\n" + " " * depth + "}"
 
 
 def is_generated(path: Path) -> bool:
