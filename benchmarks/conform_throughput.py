@@ -31,17 +31,18 @@ import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from napkit.actions import Action, Play
-from napkit.cards import cards_of
 from napkit.conform.cli import reference_command
 from napkit.conform.process import Channel, Session, in_process_opener, process_opener
 from napkit.conform.runner import PASSED, run_suite
 from napkit.conform.suite import Case, default_suite_dir, load_suite
+from napkit.engine.actions import Action, Play
+from napkit.engine.cards import cards_of
+from napkit.engine.game import Game
+from napkit.engine.hand import HandState
+from napkit.engine.state import CHANCE
 from napkit.errors import IllegalActionError
-from napkit.formats import action_to_json
-from napkit.game import Game
-from napkit.records import hand_outcome, step_to_json
-from napkit.state import CHANCE, HandState
+from napkit.formats.records import hand_outcome, step_to_json
+from napkit.formats.values import action_to_json
 
 TABLES: tuple[tuple[str, int], ...] = (("pagat", 4), ("pagat-floater", 5), ("classic", 3),
                                        ("peep", 6))

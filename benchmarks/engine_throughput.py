@@ -24,8 +24,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import partial
 
-from napkit.game import Game
-from napkit.state import CHANCE
+from napkit.engine.game import Game
+from napkit.engine.state import CHANCE
 
 # (declarer or -1, trick winners, each seat's net gain): what both loops record of a hand.
 Outcome = tuple[int, tuple[int, ...], tuple[int, ...]]
@@ -65,7 +65,7 @@ def api_hands(game: Game, hands: int, seed: int, out: list[Outcome] | None = Non
 class BareBid:
     tricks: int
     misere: bool
-    requires: tuple[int, ...]  # bid-index masks, one a group, as in napkit.game.BidRule
+    requires: tuple[int, ...]  # bid-index masks, one a group, as in napkit.engine.game.BidRule
     named: bool  # the declarer names trumps (else the first card led fixes them)
     no_trumps: bool
     lead: str  # the first-lead obligation
@@ -90,22 +90,27 @@ class BareRules:
     @classmethod
     def of(cls, game: Game) -> BareRules:
         r = game.rules
-        if (r.auction != "single" or r.widow_first or r.purchase_cost is not None
-                or r.peek_dealer_free or not r.naming_void_allowed
-                or r.exchange_take != "may" or any(b.double_pool for b in r.bids)):
+        if (r.auction.rounds != "single"
+                or (r.widow is not None and r.widow.dealt != "after-hands")
+                or r.purchase is not None or (r.peek is not None and r.peek.dealer_free)
+                or not r.naming_void_allowed
+                or (r.exchange is not None and r.exchange.take != "may")
+                or any(b.double_pool for b in r.bids)):
             raise ValueError(f"the bare loop does not play {game.id}'s rules")
         mask = game.pack()
         bids = tuple(
             BareBid(
                 tricks=b.tricks, misere=b.misere, requires=b.requires, named=b.trumps == "named",
                 no_trumps=b.trumps == "none", lead=b.lead,
-                exchange=r.widow and (r.exchange_when == "any-contract"
-                                      or (r.exchange_when == "bid-with" and b.widow == "with")),
+                exchange=r.widow is not None and r.exchange is not None and (
+                    r.exchange.when == "any-contract"
+                    or (r.exchange.when == "bid-with" and b.widow == "with")),
                 win_each=b.win_each, win_pool=b.win_pool, lose_each=b.lose_each,
                 lose_pool_per_player=b.lose_pool_per_player)
             for b in r.bids)
         return cls(players=game.players, pack=tuple(c for c in range(52) if mask >> c & 1),
-                   packets=r.packets, widow=r.widow, peek_cost=r.peek_cost or 0, bids=bids)
+                   packets=r.packets, widow=r.widow is not None,
+                   peek_cost=r.peek.cost if r.peek is not None else 0, bids=bids)
 
 
 PEEK, PASS = -2, -1  # auction calls; a bid is its index

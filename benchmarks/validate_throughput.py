@@ -19,7 +19,8 @@ The candidates for the schema check of ``hand-record.schema.json`` (draft 2020-1
 into ``action``, ``card`` and ``result`` by ``$id``):
 
 - ``jsonschema``: the ``Draft202012Validator`` napkit has always used, built once, over the
-  registry of every schema (``napkit.schemas.validator``); it gives the JSON path of every error.
+  registry of every schema (``napkit.spec.schemas.validator``); it gives the JSON path of every
+  error.
 - ``jsonschema-rs``: a ``Draft202012Validator`` built once over a ``jsonschema_rs.Registry`` of
   the same schemas; ``is_valid`` only.
 - ``fastjsonschema``: the schema compiled once to Python, the other schemas handed to it by
@@ -33,13 +34,14 @@ all the good records, from the verdicts of each candidate's first timed pass (js
 10 to 20 ms a record here, so a separate untimed pass over 10,000 would double the run). A
 candidate that accepts any record jsonschema rejects is reported as unsuitable, whatever its
 speed: it would let a bad record through. One that only rejects what jsonschema accepts is
-reported too; where napkit asks jsonschema to explain each rejection (``napkit.schemas``) such a
-difference cannot change a verdict.
+reported too; where napkit asks jsonschema to explain each rejection (``napkit.spec.schemas``) such
+a difference cannot change a verdict.
 
 Then, each over all the records: (a) the schema check with each candidate; (b) the replay,
 ``records.check_hand_record``, what ``napkit validate`` runs once the schema accepts a record;
 (c) the whole path, ``validate.check_sources`` on the JSON Lines file (read, parse, schema as
-``napkit.schemas.schema_problems`` does it, replay), and the same with ``schema_problems`` made to
+``napkit.spec.schemas.schema_problems`` does it, replay), and the same with ``schema_problems``
+made to
 use jsonschema alone, as napkit did before jsonschema-rs. Each figure is the best of ``--repeats``
 passes, the timings taking turns within each repeat so that a busy spell on a shared machine
 slows them alike; a pass longer than 10 s is not repeated (it is its own average, and jsonschema's
@@ -61,10 +63,12 @@ from pathlib import Path
 from typing import Any
 from unittest import mock
 
-from napkit import paths, schemas
-from napkit.game import Game, default_spec
-from napkit.records import check_hand_record, hand_record
-from napkit.validate import FORMATS, check_sources, parse_text
+from napkit import paths
+from napkit.engine.game import Game
+from napkit.formats.records import check_hand_record, hand_record
+from napkit.formats.validate import FORMATS, check_sources, parse_text
+from napkit.spec import schemas
+from napkit.spec.catalog import default_spec
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "tests" / "fixtures" / "records"
@@ -264,7 +268,8 @@ def disagreements(check: Check, reference: Check,
 
 @contextmanager
 def jsonschema_only() -> Iterator[None]:
-    """napkit.schemas as it was before jsonschema-rs: no fast check, jsonschema for everything."""
+    """napkit.spec.schemas as it was before jsonschema-rs: no fast check, jsonschema for
+    everything."""
     if not hasattr(schemas, "fast_validator"):
         yield
         return

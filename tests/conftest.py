@@ -8,9 +8,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from napkit.checks import check_spec
-from napkit.loading import JSON
-from napkit.spec import Spec, load_spec, read_spec
+from napkit.spec.catalog import Spec, load_spec, read_spec
+from napkit.spec.checks import check_spec
+from napkit.spec.loading import JSON
 
 FIXTURES = Path(__file__).parent / "fixtures"
 FIXTURE_SPEC = FIXTURES / "spec"

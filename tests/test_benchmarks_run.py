@@ -13,7 +13,7 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
-from napkit.game import Game
+from napkit.engine.game import Game
 
 SCRIPT = Path(__file__).resolve().parent.parent / "benchmarks" / "engine_throughput.py"
 

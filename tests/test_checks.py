@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from napkit.loading import JSON
+from napkit.spec.loading import JSON
 
 from .conftest import edit_json, edit_text, one_with, problems
 

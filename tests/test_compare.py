@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from napkit.compare import compare
-from napkit.spec import Spec
+from napkit.spec.catalog import Spec
+from napkit.spec.compare import compare
 
 from .test_rulesets import fixture_spec
 

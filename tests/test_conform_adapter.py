@@ -15,9 +15,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from napkit.adapter import Adapter, main, serve, supports
 from napkit.conform.fastschema import definition_problems
-from napkit.formats import action_from_json, action_to_json
-from napkit.game import Game, default_spec
-from napkit.records import hand_outcome
+from napkit.engine.game import Game
+from napkit.formats.records import hand_outcome
+from napkit.formats.values import action_from_json, action_to_json
+from napkit.spec.catalog import default_spec
 
 START = {"type": "start-hand", "ruleset": "pagat", "options": {}, "players": 4, "dealer": 0,
          "seats": [0, 1, 2, 3], "pool": 0, "funds": None, "stakes": 1}

@@ -17,7 +17,7 @@ from napkit.conform.suite import (
     rule_matches,
     select,
 )
-from napkit.schemas import jsonschema_problems
+from napkit.spec.schemas import jsonschema_problems
 
 FIXTURE_SUITE = Path(__file__).parent / "fixtures" / "conformance"
 IDS = ["pagat/illegal/revoke-holding-the-suit-led", "pagat/illegal/wellington-without-nap",

@@ -33,8 +33,9 @@ from napkit.conform.matrix import empty_cells, main_matrix
 from napkit.conform.process import Session, in_process_opener
 from napkit.conform.runner import PASSED, run_case
 from napkit.conform.suite import Case, load_suite
-from napkit.game import Game, default_spec
-from napkit.schemas import schema_problems
+from napkit.engine.game import Game
+from napkit.spec.catalog import default_spec
+from napkit.spec.schemas import schema_problems
 
 REPO = Path(__file__).resolve().parent.parent
 CASES = REPO / "conformance" / "cases"
@@ -266,7 +267,7 @@ def test_the_generator_checks_the_rule_it_meant_to_break() -> None:
     # A breach whose action the engine refuses for another rule (or accepts) stops the
     # generator: here a "revoke" is tried with a card the player does not hold.
     gen = generator()
-    from napkit.actions import Play
+    from napkit.engine.actions import Play
 
     real = gen.BREACH_BY_NAME["revoke"]
     ruleset = default_spec().rulesets["classic"]

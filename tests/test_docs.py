@@ -23,9 +23,9 @@ from urllib.parse import unquote, urlsplit
 
 import pytest
 from napkit import paths
-from napkit.schemas import schema_problems
 from napkit.site import data
-from napkit.spec import load_spec
+from napkit.spec.catalog import load_spec
+from napkit.spec.schemas import schema_problems
 
 pytestmark = pytest.mark.slow
 

@@ -1,7 +1,7 @@
 """Engine regressions: each test names the fault it keeps out.
 
 - A module of the engine imported on its own, first, in a fresh interpreter (once failed with a
-  circular import: the phase modules needed ``napkit.state`` loaded before them).
+  circular import: the phase modules needed ``napkit.engine.state`` loaded before them).
 - A malformed action (a card number off the pack, a suit that is not one, a mask of cards that
   do not exist, the wrong type of thing altogether) handed to ``apply`` in any phase is refused
   with :class:`IllegalActionError` and a rule id, never an ``IndexError`` from building the
@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from napkit.actions import (
+from napkit.engine.actions import (
     PASS,
     PEEK,
     Bid,
@@ -31,10 +31,10 @@ from napkit.actions import (
     Reshuffle,
     Shuffle,
 )
+from napkit.engine.game import Game
+from napkit.engine.hand import HandState
+from napkit.engine.match import new_match
 from napkit.errors import IllegalActionError
-from napkit.game import Game
-from napkit.match import new_match
-from napkit.state import HandState
 
 from tests.test_properties import SEEDS, SETTINGS, Table, states, tables
 
@@ -90,7 +90,7 @@ def test_malformed_actions_are_refused_in_every_phase(
 def test_malformed_actions_are_refused_at_every_step_of_a_match(table: Table, seed: int) -> None:
     rng = random.Random(seed)
     game = table.game
-    match = new_match(game, hands=2, chips=8 if game.rules.bankroll else None)
+    match = new_match(game, hands=2, chips=8 if game.rules.match.bankroll else None)
     while not match.is_over():
         action = rng.choice(MALFORMED)
         with pytest.raises(IllegalActionError) as caught:

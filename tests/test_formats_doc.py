@@ -9,9 +9,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from napkit.formats.records import check_hand_record
 from napkit.paths import spec_dir
-from napkit.records import check_hand_record
-from napkit.schemas import schema_problems
+from napkit.spec.schemas import schema_problems
 
 PAGE = spec_dir() / "formats.md"
 # <!-- example: SCHEMA --> then a ```json block holding one document; <!-- example-lines:

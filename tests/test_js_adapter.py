@@ -29,16 +29,18 @@ from typing import Any
 import pytest
 from jsonschema import Draft202012Validator
 from napkit import formats
-from napkit.actions import Action
-from napkit.cards import card_name, cards_of
+from napkit.engine.actions import Action
+from napkit.engine.cards import card_name, cards_of
+from napkit.engine.game import Game
+from napkit.engine.hand import HandState
+from napkit.engine.match import MatchState, new_match
+from napkit.engine.players import HeuristicPlayer
+from napkit.engine.rules import GameLike
+from napkit.engine.state import CHANCE
 from napkit.errors import IllegalActionError, SetupError
-from napkit.game import Game
-from napkit.match import MatchState, new_match
-from napkit.observation import player_view
-from napkit.players import HeuristicPlayer
-from napkit.records import hand_outcome
-from napkit.schemas import registry
-from napkit.state import CHANCE, HandState
+from napkit.formats.records import hand_outcome
+from napkit.spec.catalog import default_spec
+from napkit.spec.schemas import registry
 
 ROOT = Path(__file__).resolve().parent.parent
 ADAPTER = ROOT / "conformance" / "adapters" / "js-classic" / "adapter.js"
@@ -79,8 +81,9 @@ CARDS = [r + s for s in "SHDC" for r in ("2", "3", "4", "5", "6", "7", "8", "9",
 
 # Every option of classic and its choices, read from the ruleset (spec/rulesets/classic.json).
 CLASSIC = Game.create("classic", 3)
-OPTIONS: dict[str, list[str]] = {name: list(option.choices)
-                                 for name, option in CLASSIC.ruleset.options.items()}
+OPTIONS: dict[str, list[str]] = {
+    name: list(option.choices)
+    for name, option in default_spec().rulesets["classic"].options.items()}
 
 
 def classic(players: int, options: JSON | None = None) -> Game:
@@ -95,7 +98,7 @@ def random_game(rng: random.Random, largest: bool = False) -> Game:
     return classic(max(allowed) if largest else rng.choice(allowed), options)
 
 
-def pack_of(game: Game) -> list[str]:
+def pack_of(game: GameLike) -> list[str]:
     """The cards of the pack the game's table is dealt from (NAP-2.2.1), in card order."""
     return [card_name(c) for c in cards_of(game.pack())]
 # Actions of every type the schema knows, none of which classic ever allows except pass, the
@@ -249,7 +252,7 @@ def choose(state: HandState | MatchState, rng: random.Random) -> Action:
     hand = state.hand if isinstance(state, MatchState) else state
     assert hand is not None
     if rng.random() < 0.5:
-        return HeuristicPlayer(hand.game).choose(player_view(hand, hand.turn), rng)
+        return HeuristicPlayer(hand.game).choose(hand.view(hand.turn), rng)
     legal = state.legal_actions()
     passes = [a for a in legal if formats.action_to_json(a)["type"] == "pass"]
     if passes and rng.random() < 0.5:

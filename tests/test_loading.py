@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 from napkit.errors import SpecError, SpecProblemsError, json_path
-from napkit.loading import load_document, read_document
+from napkit.spec.loading import load_document, read_document
 
 from .conftest import FIXTURE_SPEC
 

@@ -26,11 +26,12 @@ from functools import cache
 from pathlib import Path
 
 import pytest
-from napkit.cards import RANK_NAMES, SUIT_LETTERS
 from napkit.conform.process import ProtocolError, Session, process_opener
 from napkit.conform.runner import FAILED, CaseResult, run_suite
 from napkit.conform.suite import Case, Filters, default_suite_dir, load_suite, rule_matches, select
-from napkit.game import Game, default_spec
+from napkit.engine.cards import RANK_NAMES, SUIT_LETTERS
+from napkit.engine.game import Game
+from napkit.spec.catalog import default_spec
 
 from conformance.mutants import PHASES, REGISTRY, Mutant
 from conformance.mutants.compare import (

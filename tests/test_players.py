@@ -1,4 +1,5 @@
-"""The engine's own players (napkit.players) and the action notation (napkit.notation)."""
+"""The engine's own players (napkit.engine.players) and the action notation
+(napkit.formats.notation)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import random
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from napkit.actions import (
+from napkit.engine.actions import (
     ANTE,
     LEAVE_WIDOW,
     PASS,
@@ -22,11 +23,12 @@ from napkit.actions import (
     Play,
     SitOut,
 )
+from napkit.engine.game import Game
+from napkit.engine.match import new_match
+from napkit.engine.players import HeuristicPlayer, Player, RandomPlayer, match_view
 from napkit.errors import SetupError
-from napkit.game import Game, default_spec
-from napkit.match import new_match
-from napkit.notation import NotationError, parse_action
-from napkit.players import HeuristicPlayer, Player, RandomPlayer, match_view
+from napkit.formats.notation import NotationError, parse_action
+from napkit.spec.catalog import default_spec
 
 SPEC = default_spec()
 RULESETS = sorted(SPEC.rulesets)

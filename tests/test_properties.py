@@ -15,7 +15,7 @@ from typing import NamedTuple
 
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
-from napkit.actions import (
+from napkit.engine.actions import (
     LEAVE_WIDOW,
     PASS,
     PEEK,
@@ -28,12 +28,14 @@ from napkit.actions import (
     NameTrumps,
     Play,
 )
-from napkit.cards import cards_of
+from napkit.engine.cards import cards_of
+from napkit.engine.game import Game
+from napkit.engine.hand import HandState
+from napkit.engine.match import MatchState, new_match
+from napkit.engine.state import CHANCE, NO_TRUMPS, POOL, RESHUFFLE
 from napkit.errors import IllegalActionError
-from napkit.game import Game, default_spec
-from napkit.match import MatchState, new_match
-from napkit.records import match_actions
-from napkit.state import CHANCE, NO_TRUMPS, POOL, RESHUFFLE, HandState
+from napkit.formats.records import match_actions
+from napkit.spec.catalog import default_spec
 
 SPEC = default_spec()
 PLAY_RULES = {rule.id for rule in SPEC.lawbook if rule.kind == "play"}
@@ -223,10 +225,10 @@ def contract_payments(last: HandState, pool: int) -> list[tuple[int, int, int, s
         owed += [(declarer, s, bid.lose_each, "NAP-9.2.1") for s in opponents if bid.lose_each]
         if bid.lose_pool_per_player:
             owed.append((declarer, POOL, bid.lose_pool_per_player * len(last.order), "NAP-9.2.2"))
-        if bid.double_pool and rules.pool_doubling == "bidder-matches-pool":
+        if bid.double_pool and (rules.pool is None or rules.pool.doubling == "bidder-matches-pool"):
             owed += [(declarer, POOL, pool, "NAP-9.2.3")] if pool else []
-        elif bid.double_pool and rules.ante:
-            owed += [(s, POOL, rules.ante, "NAP-9.2.3") for s in last.order]
+        elif bid.double_pool and rules.ante.amount:
+            owed += [(s, POOL, rules.ante.amount, "NAP-9.2.3") for s in last.order]
     return sorted(owed)
 
 
@@ -303,8 +305,8 @@ def play_match(game: Game, seed: int, hands: int, chips: int | None) -> MatchSta
 def test_matches_conserve_units_and_pass_the_deal(table: Table, seed: int, hands: int,
                                                   chips: int) -> None:
     game = table.game
-    start = chips if game.rules.bankroll is not None else 0
-    match = play_match(game, seed, hands, chips if game.rules.bankroll is not None else None)
+    start = chips if game.rules.match.bankroll is not None else 0
+    match = play_match(game, seed, hands, chips if game.rules.match.bankroll is not None else None)
     result = match.result
     assert result is not None
     # NAP-9.3.1: the pool belongs to no player; units only move between players and the pool.
@@ -315,7 +317,8 @@ def test_matches_conserve_units_and_pass_the_deal(table: Table, seed: int, hands
     out = 0
     for before, after in zip(match.hands, match.hands[1:], strict=False):
         assert before.result is not None
-        if game.rules.bankroll is not None and game.rules.short_payment == "pay-what-you-have":
+        rules = game.rules.match
+        if rules.bankroll is not None and rules.short_payment == "pay-what-you-have":
             funds = after.funds
             assert funds is not None
             out |= sum(1 << s for s in range(game.players) if s not in after.order
@@ -326,7 +329,7 @@ def test_matches_conserve_units_and_pass_the_deal(table: Table, seed: int, hands
             seat = (seat + 1) % game.players
         assert after.dealer == seat
     # Replaying the match's actions from the start gives the same match.
-    replayed = new_match(game, hands=hands, chips=chips if game.rules.bankroll else None)
+    replayed = new_match(game, hands=hands, chips=chips if game.rules.match.bankroll else None)
     for _, action in match_actions(match):
         replayed = replayed.apply(action)
     assert replayed == match

@@ -11,11 +11,11 @@ from functools import cache
 from pathlib import Path
 
 import pytest
-from napkit.checks import check_spec
-from napkit.compare import compare
 from napkit.paths import REPO_ROOT
-from napkit.sources import check_files
-from napkit.spec import Spec, load_spec, read_spec
+from napkit.spec.catalog import Spec, load_spec, read_spec
+from napkit.spec.checks import check_spec
+from napkit.spec.compare import compare
+from napkit.spec.sources import check_files
 
 SPEC = REPO_ROOT / "spec"
 SOURCES = REPO_ROOT.parent / "shared" / "sources"

@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 from napkit import cli
 from napkit.cli import EXIT_PROBLEMS, EXIT_USAGE, main
-from napkit.formats import action_from_json
-from napkit.notation import parse_action
+from napkit.formats.notation import parse_action
+from napkit.formats.values import action_from_json
 
 Capture = pytest.CaptureFixture[str]
 

@@ -9,13 +9,14 @@ import random
 from typing import Any
 
 import pytest
-from napkit.actions import Deal, Play
-from napkit.formats import FormatError, action_from_json, action_to_json, cards_from_json
-from napkit.game import Game, default_spec
-from napkit.match import new_match
-from napkit.records import check_hand_record, check_match_record, hand_record, match_record
-from napkit.schemas import schema_problems
-from napkit.state import HandState
+from napkit.engine.actions import Deal, Play
+from napkit.engine.game import Game
+from napkit.engine.hand import HandState
+from napkit.engine.match import new_match
+from napkit.formats.records import check_hand_record, check_match_record, hand_record, match_record
+from napkit.formats.values import FormatError, action_from_json, action_to_json, cards_from_json
+from napkit.spec.catalog import default_spec
+from napkit.spec.schemas import schema_problems
 
 RULESETS = sorted(default_spec().rulesets)
 

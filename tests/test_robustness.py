@@ -13,7 +13,7 @@ from unittest import mock
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from napkit.cli import main
-from napkit.loading import JSON
+from napkit.spec.loading import JSON
 
 from .conftest import FIXTURE_SOURCES, FIXTURE_SPEC
 

@@ -11,12 +11,12 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from napkit.formats import FormatError, action_from_json, action_to_json
-from napkit.game import Game
-from napkit.match import new_match
-from napkit.records import Problem, hand_record, match_record, replay_hand, replay_match
-from napkit.schemas import schema_problems
-from napkit.snapshots import state_from_json, state_to_json, view_from_json, view_to_json
+from napkit.engine.game import Game
+from napkit.engine.match import new_match
+from napkit.formats.records import Problem, hand_record, match_record, replay_hand, replay_match
+from napkit.formats.snapshots import state_from_json, state_to_json, view_from_json, view_to_json
+from napkit.formats.values import FormatError, action_from_json, action_to_json
+from napkit.spec.schemas import schema_problems
 
 from tests.test_properties import SEEDS, SETTINGS, Table, states, tables
 
@@ -72,7 +72,7 @@ def test_hand_records_replay_to_the_same_state(table: Table, seed: int) -> None:
 def test_match_records_replay_to_the_same_match(table: Table, seed: int, hands: int) -> None:
     rng = random.Random(seed)
     game = table.game
-    match = new_match(game, hands=hands, chips=8 if game.rules.bankroll else None)
+    match = new_match(game, hands=hands, chips=8 if game.rules.match.bankroll else None)
     while not match.is_over():
         match = match.apply(match.sample_chance(rng) if match.is_chance()
                             else rng.choice(match.legal_actions()))

@@ -18,9 +18,10 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 
-from napkit.coverage import ENGINE, RULE_ID, citations, exercised, places, tracing
-from napkit.game import Game, default_spec
-from napkit.match import MatchState, new_match
+from napkit.engine.game import Game
+from napkit.engine.match import MatchState, new_match
+from napkit.spec.catalog import default_spec
+from napkit.spec.coverage import ENGINE, RULE_ID, citations, exercised, places, tracing
 
 
 def _book() -> dict[str, str]:
@@ -99,7 +100,7 @@ def test_every_citing_function_runs_in_play() -> None:
         for game in _games():
             # A few short matches: antes, the deal passing, pools carried, stakes raised after
             # throw-ins, knock-outs where chips are few, and the end of the match.
-            _drive(new_match(game, hands=6, chips=3 if game.rules.bankroll else None), rng)
+            _drive(new_match(game, hands=6, chips=3 if game.rules.match.bankroll else None), rng)
     never = sorted(f"{rule} ({module}.py: {name})" for rule, where in citations().items()
                    for module, name, _ in where if rule not in ran)
     assert not never, f"engine functions that cite a rule but never ran: {never}"

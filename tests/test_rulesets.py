@@ -8,11 +8,11 @@ from functools import cache
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from napkit import rulesets
 from napkit.errors import ChoiceError
-from napkit.loading import JSON
-from napkit.sources import Citation
-from napkit.spec import Spec, load_spec
+from napkit.spec import rulesets
+from napkit.spec.catalog import Spec, load_spec
+from napkit.spec.loading import JSON
+from napkit.spec.sources import Citation
 
 from .conftest import FIXTURE_SPEC
 

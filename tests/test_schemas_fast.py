@@ -1,7 +1,7 @@
 """The fast schema check (jsonschema-rs) and jsonschema agree: a document the fast check accepts
 is one jsonschema finds no fault with, and one it rejects is one jsonschema explains, so that
-napkit.schemas.schema_problems gives exactly what jsonschema alone gives. Checked on every record
-of tests/fixtures/records, and with Hypothesis on the states, views, actions and records the
+napkit.spec.schemas.schema_problems gives exactly what jsonschema alone gives. Checked on every
+record of tests/fixtures/records, and with Hypothesis on the states, views, actions and records the
 engine writes, and on copies of them broken in one way (a field deleted, a wrong type, an
 unknown card)."""
 
@@ -18,14 +18,14 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from napkit import schemas
-from napkit.actions import Action
-from napkit.formats import action_to_json
-from napkit.match import new_match
-from napkit.records import Problem, hand_record, match_record
-from napkit.schemas import RECORD_SCHEMAS, jsonschema_problems, schema_problems
-from napkit.snapshots import state_to_json, view_to_json
-from napkit.validate import parse_text
+from napkit.engine.actions import Action
+from napkit.engine.match import new_match
+from napkit.formats.records import Problem, hand_record, match_record
+from napkit.formats.snapshots import state_to_json, view_to_json
+from napkit.formats.validate import parse_text
+from napkit.formats.values import action_to_json
+from napkit.spec import schemas
+from napkit.spec.schemas import RECORD_SCHEMAS, jsonschema_problems, schema_problems
 
 from tests.fixtures.records import corpus
 from tests.test_properties import SEEDS, SETTINGS, Table, states, tables
@@ -141,7 +141,7 @@ def documents(table: Table, seed: int, pick: Callable[[int], int]) -> list[tuple
         found += [("action", action_to_json(a)) for a in actions[:4]]
     found.append(("hand-record", hand_record(every[-1])))
     rng = random.Random(seed)
-    match = new_match(game, hands=2, chips=8 if game.rules.bankroll else None)
+    match = new_match(game, hands=2, chips=8 if game.rules.match.bankroll else None)
     while not match.is_over():
         match = match.apply(match.sample_chance(rng) if match.is_chance()
                             else rng.choice(match.legal_actions()))

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from napkit.sources import Citation, Section, Source, citation_problem, render_citation
+from napkit.spec.sources import Citation, Section, Source, citation_problem, render_citation
 
 SOURCE = Source("004_d686e73063261d6b.txt", "pagat", 111, None,
                 (Section("Deal", 15, 20), Section("Nap with a floater", 62, 107)))

@@ -1,4 +1,5 @@
-"""Validating recorded hands and matches (napkit.validate): the corpus of good and bad files in
+"""Validating recorded hands and matches (napkit.formats.validate): the corpus of good and bad
+files in
 tests/fixtures/records, each bad one reported with its own path and rule, never a traceback,
 and good records in the same batch still reported valid."""
 
@@ -11,7 +12,7 @@ from typing import Any
 
 import pytest
 from napkit.cli import EXIT_PROBLEMS, EXIT_USAGE, main
-from napkit.validate import check_sources, report
+from napkit.formats.validate import check_sources, report
 
 from tests.fixtures.records import corpus
 

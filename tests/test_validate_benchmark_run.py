@@ -11,7 +11,7 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
-from napkit.game import default_spec
+from napkit.spec.catalog import default_spec
 
 SCRIPT = Path(__file__).resolve().parent.parent / "benchmarks" / "validate_throughput.py"
 

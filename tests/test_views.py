@@ -11,11 +11,12 @@ from __future__ import annotations
 import random
 
 from hypothesis import given
-from napkit.actions import Buy, Deal, Discard, Peek, Play, Reshuffle, TakeWidow
-from napkit.cards import cards_of
-from napkit.game import Game
-from napkit.observation import Hidden, PlayerView
-from napkit.state import CHANCE, HandState
+from napkit.engine.actions import Buy, Deal, Discard, Peek, Play, Reshuffle, TakeWidow
+from napkit.engine.cards import cards_of
+from napkit.engine.game import Game
+from napkit.engine.hand import HandState
+from napkit.engine.observation import Hidden, PlayerView
+from napkit.engine.state import CHANCE
 
 from tests.test_properties import SEEDS, SETTINGS, Table, states, tables
 
@@ -25,7 +26,8 @@ def known(state: HandState, seat: int) -> set[int]:
     cards = set(cards_of(state.hands[seat]))  # a widow taken up is in the hand
     widow = _widow(state)
     rules = state.game.rules
-    if widow is not None and seat == state.dealer and rules.peek_dealer_free:
+    if (widow is not None and seat == state.dealer and rules.peek is not None
+            and rules.peek.dealer_free):
         cards.add(widow)  # NAP-6.1.2
     for actor, action in state.history:
         if isinstance(action, Play):
@@ -45,7 +47,8 @@ def _widow(state: HandState) -> int | None:
     for actor, action in state.history:
         if actor == CHANCE and isinstance(action, Deal) and state.game.rules.widow:
             rules = state.game.rules
-            return action.pack[0 if rules.widow_first else 5 * len(state.order)]
+            first = rules.widow is not None and rules.widow.dealt == "before-hands"
+            return action.pack[0 if first else 5 * len(state.order)]
     return None
 
 

@@ -17,14 +17,15 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from napkit import auction, cards, deal, match, play, purchase, settlement, trumps, widow
-from napkit import state as hand_state
-from napkit.actions import Action, Bid, Buy, Cut, Pass
-from napkit.cards import SUIT_BITS, lowest_cards
+from napkit.engine import auction, cards, deal, match, play, purchase, settlement, trumps, widow
+from napkit.engine import state as hand_state
+from napkit.engine.actions import Action, Bid, Buy, Cut, Pass
+from napkit.engine.cards import SUIT_BITS, lowest_cards
+from napkit.engine.game import BidRule, Rules
+from napkit.engine.hand import HandState
+from napkit.engine.match import FINISHED, MatchState
+from napkit.engine.state import NAMING, NOBODY, PLAY
 from napkit.errors import IllegalActionError
-from napkit.game import BidRule, Rules
-from napkit.match import FINISHED, MatchState
-from napkit.state import NAMING, PLAY, HandState
 
 from conformance.mutants.base import mutant
 from conformance.mutants.patching import Patcher
@@ -58,8 +59,8 @@ def _deal_starts_with_dealer(p: Patcher) -> None:
     gets the first packet, everyone else the packet meant for their left-hand neighbour."""
     original = deal._layout
 
-    def layout(state: HandState) -> Any:
-        getters, widow_place, stock_from = original(state)
+    def layout(game: Any, players: int) -> Any:
+        getters, widow_place, stock_from = original(game, players)
         return getters[1:] + getters[:1], widow_place, stock_from
 
     p.function(deal, "_layout", layout)
@@ -69,7 +70,9 @@ def _deal_starts_with_dealer(p: Patcher) -> None:
 def _widow_dealt_first(p: Patcher) -> None:
     """The widow (floater) is dealt from the top of the pack before the hands, instead of
     after them."""
-    p.rules(lambda r: replace(r, widow_first=not r.widow_first))
+    p.rules(lambda r: replace(r, widow=replace(
+        r.widow, dealt="after-hands" if r.widow.dealt == "before-hands" else "before-hands"))
+        if r.widow is not None else r)
 
 
 @mutant("pack-one-rank-too-many", rule="NAP-2.2.1", phase="deal",
@@ -185,7 +188,8 @@ def _requires_any_group(p: Patcher) -> None:
 @mutant("raising-round-skipped", rule="NAP-5.4.1", phase="auction", rulesets=("pub-floater",))
 def _raising_round_skipped(p: Patcher) -> None:
     """The auction ends after the first round where the ruleset has a raising round."""
-    p.rules(lambda r: replace(r, auction="single") if r.auction == "single-then-raise" else r)
+    p.rules(lambda r: replace(r, auction=replace(r.auction, rounds="single"))
+            if r.auction.rounds == "single-then-raise" else r)
 
 
 @mutant("raising-round-open-to-all", rule="NAP-5.4.1", phase="auction",
@@ -193,7 +197,8 @@ def _raising_round_skipped(p: Patcher) -> None:
 def _raising_round_open_to_all(p: Patcher) -> None:
     """The raising round is open to everyone where only the first round's bidders may raise
     (and to the bidders only where everyone may)."""
-    p.rules(lambda r: replace(r, raising="everyone" if r.raising == "bidders" else "bidders"))
+    p.rules(lambda r: replace(r, auction=replace(
+        r.auction, raising="everyone" if r.auction.raising == "bidders" else "bidders")))
 
 
 @mutant("with-without-inverted", rule="NAP-5.2.2", phase="auction",
@@ -226,7 +231,7 @@ def _with_without_inverted(p: Patcher) -> None:
 def _dealer_stuck(state: HandState) -> bool:
     a = state.auction
     return (a.high < 0 and a.round == 1 and state.turn == state.dealer
-            and state.game.rules.auction != "until-passes")
+            and state.game.rules.auction.rounds != "until-passes")
 
 
 @mutant("dealer-may-not-pass", rule="NAP-5.3.2", phase="auction", rulesets=EVERY)
@@ -273,13 +278,15 @@ def _look_costs_nothing(p: Patcher) -> None:
 @mutant("dealer-free-look-missing", rule="NAP-6.1.2", phase="looks", rulesets=("pub-floater",))
 def _dealer_free_look_missing(p: Patcher) -> None:
     """The dealer gets no free look at the widow and must buy one like everyone else."""
-    _rules(p, peek_dealer_free=False)
+    p.rules(lambda r: replace(r, peek=replace(r.peek, dealer_free=False))
+            if r.peek is not None else r)
 
 
 @mutant("dealer-look-always-free", rule="NAP-6.1.2", phase="looks", rulesets=FLOATER)
 def _dealer_look_always_free(p: Patcher) -> None:
     """The dealer sees the widow free where the ruleset makes the dealer pay for a look."""
-    _rules(p, peek_dealer_free=True)
+    p.rules(lambda r: replace(r, peek=replace(r.peek, dealer_free=True))
+            if r.peek is not None else r)
 
 
 # --- purchases (NAP-6.2) ---------------------------------------------------------------------
@@ -333,8 +340,8 @@ def _purchase_cost_per_card(p: Patcher) -> None:
 def _stock_limit_ignored(p: Patcher) -> None:
     """Where a buyer may take no more cards than the stock holds, the limit is not kept: the
     earlier discards are reshuffled to make up the shortfall."""
-    p.rules(lambda r: replace(r, short_stock="reshuffle-discards")
-            if r.short_stock == "limit" else r)
+    p.rules(lambda r: replace(r, purchase=replace(r.purchase, short_stock="reshuffle-discards"))
+            if r.purchase is not None and r.purchase.short_stock == "limit" else r)
 
 
 @mutant("stock-not-reshuffled", rule="NAP-6.2.2", phase="purchase", rulesets=("pagat-purchase",),
@@ -342,8 +349,8 @@ def _stock_limit_ignored(p: Patcher) -> None:
 def _stock_not_reshuffled(p: Patcher) -> None:
     """Where the earlier discards are reshuffled when the stock runs short, they are not: a
     buyer is limited to what the stock holds."""
-    p.rules(lambda r: replace(r, short_stock="limit")
-            if r.short_stock == "reshuffle-discards" else r)
+    p.rules(lambda r: replace(r, purchase=replace(r.purchase, short_stock="limit"))
+            if r.purchase is not None and r.purchase.short_stock == "reshuffle-discards" else r)
 
 
 # --- the exchange (NAP-6.3) ------------------------------------------------------------------
@@ -351,22 +358,23 @@ def _stock_not_reshuffled(p: Patcher) -> None:
         rulesets=(*FLOATER, "pub-floater"))
 def _exchange_after_without_bid(p: Patcher) -> None:
     """Every declarer may exchange with the floater, even one whose bid was made without it."""
-    p.rules(lambda r: replace(r, exchange_when="any-contract")
-            if r.exchange_when == "bid-with" else r)
+    p.rules(lambda r: replace(r, exchange=replace(r.exchange, when="any-contract"))
+            if r.exchange is not None and r.exchange.when == "bid-with" else r)
 
 
 @mutant("must-take-made-optional", rule="NAP-6.3.1", phase="exchange", rulesets=("pub-floater",))
 def _must_take_made_optional(p: Patcher) -> None:
     """A declarer who must take the floating card may leave it."""
-    p.rules(lambda r: replace(r, exchange_take="may")
-            if r.exchange_take == "must-take-widow" else r)
+    p.rules(lambda r: replace(r, exchange=replace(r.exchange, take="may"))
+            if r.exchange is not None and r.exchange.take == "must-take-widow" else r)
 
 
 def _entitled(state: HandState) -> bool:
     rules = state.game.rules
     bid = rules.bids[state.contract]
-    return state.widow >= 0 and (rules.exchange_when == "any-contract" or (
-        rules.exchange_when == "bid-with" and bid.widow == "with"))
+    exchange = rules.exchange
+    return exchange is not None and state.widow >= 0 and (exchange.when == "any-contract" or (
+        exchange.when == "bid-with" and bid.widow == "with"))
 
 
 @mutant("trumps-named-before-exchange", rule="NAP-6.3.2", phase="exchange",
@@ -483,28 +491,19 @@ def _lowest_tie_broken_by_suit(p: Patcher) -> None:
 def _eldest_hand_leads(p: Patcher) -> None:
     """The player on the dealer's left leads to the first trick, instead of the declarer (and,
     not being the declarer, may lead any card)."""
-    original_start = trumps.start
-    original_name = trumps.apply_name
+    original_start = play.start
     original_playable = play.playable
 
-    def eldest(state: HandState) -> HandState:
-        if state.phase == PLAY and not state.tricks and not state.trick:
-            return state._replace(turn=state.order[0], leader=state.order[0])
-        return state
-
     def start(state: HandState) -> HandState:
-        return eldest(original_start(state))
-
-    def apply_name(state: HandState, action: Action) -> HandState:
-        return eldest(original_name(state, action))
+        started = original_start(state)
+        return started._replace(turn=state.order[0], leader=state.order[0])
 
     def playable(state: HandState) -> int:
         if not state.trick and not state.tricks and state.turn != state.declarer:
             return int(state.hands[state.turn])
         return int(original_playable(state))
 
-    p.function(trumps, "start", start)
-    p.function(trumps, "apply_name", apply_name)
+    p.function(play, "start", start)
     p.function(play, "playable", playable)
 
 
@@ -583,7 +582,7 @@ def _winner_does_not_lead(p: Patcher) -> None:
 
     def apply_play(state: HandState, action: Action) -> HandState:
         after = original(state, action)
-        if after.phase == PLAY and len(after.tricks) > len(state.tricks):
+        if after.turn != NOBODY and len(after.tricks) > len(state.tricks):
             nxt = state.ring[state.leader]
             return after._replace(turn=nxt, leader=nxt)
         return after
@@ -623,12 +622,12 @@ def _play_stops_when_decided(p: Patcher) -> None:
 
     def apply_play(state: HandState, action: Action) -> HandState:
         after = original(state, action)
-        if after.phase != PLAY or after.trick or len(after.tricks) == len(state.tricks):
+        if after.turn == NOBODY or after.trick or len(after.tricks) == len(state.tricks):
             return after
         bid = after.game.rules.bids[after.contract]
         lost = len(after.tricks) - after.won
         if after.won > 0 if bid.misere else (after.won >= bid.tricks or lost > 5 - bid.tricks):
-            return settlement.settle(after)
+            return after._replace(turn=NOBODY)  # nobody plays on: the hand is settled
         return after
 
     p.function(play, "apply_play", apply_play)
@@ -679,9 +678,9 @@ def _pool_not_won(p: Patcher) -> None:
 def _pool_doubling_flipped(p: Patcher) -> None:
     """A defeated Nap doubles the pot the other way: the players ante again where the
     declarer should match the pot, and the other way round."""
-    p.rules(lambda r: replace(r, pool_doubling="players-re-ante"
-                              if r.pool_doubling == "bidder-matches-pool"
-                              else "bidder-matches-pool"))
+    p.rules(lambda r: replace(r, pool=replace(
+        r.pool, doubling="players-re-ante" if r.pool.doubling == "bidder-matches-pool"
+        else "bidder-matches-pool")) if r.pool is not None else r)
 
 
 @mutant("short-payments-not-limited", rule="NAP-9.5.1", phase="settlement", rulesets=("peep",))
@@ -814,7 +813,7 @@ def _ante_not_taken(p: Patcher) -> None:
 @mutant("no-ante-on-redeal", rule="NAP-10.3.1", phase="match", scope="match", rulesets=ANTED)
 def _no_ante_on_redeal(p: Patcher) -> None:
     """The deal after a throw-in takes no fresh ante where the ruleset takes one."""
-    p.rules(lambda r: replace(r, ante_on_redeal=False))
+    p.rules(lambda r: replace(r, ante=replace(r.ante, on_redeal=False)))
 
 
 @mutant("knocked-out-kept-in", rule="NAP-10.4.2", phase="match", scope="match",
@@ -850,8 +849,9 @@ def _match_ends_one_hand_late(p: Patcher) -> None:
 def _pool_shared_at_end(p: Patcher) -> None:
     """What is left in the pool when the match ends is shared out where it should be left
     unclaimed (and left where it should be shared)."""
-    p.rules(lambda r: replace(r, pool_at_end="split-equally"
-                              if r.pool_at_end == "unclaimed" else "unclaimed"))
+    p.rules(lambda r: replace(r, pool=replace(
+        r.pool, at_end="split-equally" if r.pool.at_end == "unclaimed" else "unclaimed"))
+        if r.pool is not None else r)
 
 
 @mutant("tie-not-shared", rule="NAP-10.4.3", phase="match", scope="match", rulesets=EVERY)
@@ -871,14 +871,15 @@ def _tie_not_shared(p: Patcher) -> None:
 @mutant("always-shuffled", rule="NAP-10.2.1", phase="match", scope="match", rulesets=CUT)
 def _always_shuffled(p: Patcher) -> None:
     """The pack is shuffled before every deal where it should be gathered and cut."""
-    _rules(p, prep_usual="shuffle")
+    p.rules(lambda r: replace(r, preparation=replace(r.preparation, usual="shuffle")))
 
 
 @mutant("no-shuffle-after-nap", rule="NAP-10.2.1", phase="match", scope="match", rulesets=CUT)
 def _no_shuffle_after_nap(p: Patcher) -> None:
     """The pack is not shuffled after a made Nap (or the other contracts the ruleset names):
     it is gathered and cut as usual."""
-    _rules(p, shuffle_after_made=frozenset())
+    p.rules(lambda r: replace(r, preparation=replace(r.preparation,
+                                                     shuffle_after_made=frozenset())))
 
 
 @mutant("only-wellington-shuffles", rule="NAP-10.2.1", phase="match", scope="match",
@@ -886,8 +887,8 @@ def _no_shuffle_after_nap(p: Patcher) -> None:
 def _only_wellington_shuffles(p: Patcher) -> None:
     """A made Nap (of any kind) no longer brings a shuffle; the other contracts the ruleset
     names still do (a program that shuffles after Wellington alone)."""
-    p.rules(lambda r: replace(r, shuffle_after_made=frozenset(
-        b for b in r.shuffle_after_made if not b.startswith("nap"))))
+    p.rules(lambda r: replace(r, preparation=replace(r.preparation, shuffle_after_made=frozenset(
+        b for b in r.preparation.shuffle_after_made if not b.startswith("nap")))))
 
 
 @mutant("throw-in-pack-as-usual", rule="NAP-10.2.3", phase="match", scope="match",
@@ -895,7 +896,8 @@ def _only_wellington_shuffles(p: Patcher) -> None:
 def _throw_in_pack_as_usual(p: Patcher) -> None:
     """After a throw-in the pack is made ready as usual (gathered and cut) where it should be
     shuffled."""
-    p.rules(lambda r: replace(r, prep_after_throw_in=r.prep_usual))
+    p.rules(lambda r: replace(r, preparation=replace(
+        r.preparation, after_throw_in=r.preparation.usual)))
 
 
 @mutant("cut-from-bottom", rule="NAP-10.2.2", phase="match", scope="match", rulesets=CUT)

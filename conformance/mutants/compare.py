@@ -21,8 +21,8 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from napkit import match as match_module
-from napkit.actions import (
+from napkit.engine import match as match_module
+from napkit.engine.actions import (
     ANTE,
     LEAVE_WIDOW,
     PASS,
@@ -39,12 +39,13 @@ from napkit.actions import (
     Play,
     Shuffle,
 )
+from napkit.engine.game import Game
+from napkit.engine.hand import HandState
+from napkit.engine.match import MatchState
+from napkit.engine.players import HeuristicPlayer, match_view
 from napkit.errors import RuleError
-from napkit.game import Game, default_spec
-from napkit.match import MatchState
-from napkit.players import HeuristicPlayer, match_view
-from napkit.records import hand_outcome
-from napkit.state import HandState
+from napkit.formats.records import hand_outcome
+from napkit.spec.catalog import default_spec
 
 from conformance.mutants.base import Mutant
 
@@ -133,7 +134,7 @@ def _hand_setup(game: Game, rng: random.Random) -> dict[str, Any]:
     return {
         "dealer": rng.randrange(n),
         "pool": rng.choice((0, 0, 2, 5, 9)) if rules.pool else 0,
-        "funds": tuple(rng.randint(1, 9) for _ in range(n)) if rules.bankroll else None,
+        "funds": tuple(rng.randint(1, 9) for _ in range(n)) if rules.match.bankroll else None,
         "stakes": rng.choice((1, 2, 4)) if rules.throw_in_stakes != "unchanged" else 1,
     }
 
@@ -154,7 +155,7 @@ def record(ruleset: str, options: Mapping[str, str], scope: str, seed: int,
         asked = _hand_answer, _hand_outcome
     else:
         setup = {"hands": rng.randint(3, 8)}
-        if game.rules.bankroll is not None:
+        if game.rules.match.bankroll is not None:
             setup["chips"] = rng.choice((None, 4, 12))
         state = match_module.new_match(game, **setup)
         asked = _match_answer, _match_outcome

@@ -7,7 +7,8 @@ applies one for the life of its process).
 
 The engine binds some functions in more than one place: a module that imports a function by
 name holds its own reference, a phase's state class may hold the phase functions as its
-methods, and :mod:`napkit.state` keeps them in its dispatch tables. :meth:`Patcher.function`
+methods, and the conductor (:mod:`napkit.engine.hand`) keeps them in its dispatch tables.
+:meth:`Patcher.function`
 therefore replaces the function object wherever the engine holds it (module globals, the
 dictionaries of the engine's classes, and module-level lists), which keeps a mutant working
 whatever the engine's internal wiring. The engine's memo tables are emptied after every
@@ -23,13 +24,14 @@ from collections.abc import Callable
 from types import ModuleType
 from typing import Any
 
-from napkit import game as game_module
-from napkit.coverage import ENGINE_MODULES, reset_engine_caches
-from napkit.game import Rules
+from napkit.engine import game as game_module
+from napkit.engine.rules import Rules
+from napkit.spec.coverage import ENGINE_MODULES, reset_engine_caches
 
 # Every module of the engine whose functions a mutant may replace, and which may hold a
 # reference to one; imported up front so that none binds an original after the patch.
-MODULES = tuple(f"napkit.{name}" for name in ENGINE_MODULES) + ("napkit.records", "napkit.formats")
+MODULES = tuple(f"napkit.engine.{name}" for name in ENGINE_MODULES) + (
+    "napkit.formats.records", "napkit.formats.values")
 
 
 def engine_modules() -> list[ModuleType]:
@@ -89,11 +91,12 @@ class Patcher:
 
     def rules(self, change: Callable[[Rules], Rules]) -> None:
         """Change the rules every game is compiled with (ruleset data as the engine reads it):
-        ``change`` takes the compiled :class:`~napkit.game.Rules` and returns the mutant's."""
+        ``change`` takes the compiled :class:`~napkit.engine.game.Rules` and returns the
+        mutant's."""
         original = game_module.compile_rules
 
-        def compile_rules(params: Any) -> Rules:
-            return change(original(params))
+        def compile_rules(params: Any, *args: Any) -> Rules:
+            return change(original(params, *args))
 
         self.setattr(game_module, "compile_rules", compile_rules)
         _fresh()
@@ -124,8 +127,8 @@ def _restore_item(values: list[Any], index: int, original: object) -> Undo:
 def _fresh() -> None:
     """Empty the engine's memo tables and forget its last listed plays."""
     reset_engine_caches()
-    # napkit.play remembers the last state whose plays it listed; a state of the unmutated
+    # napkit.engine.play remembers the last state whose plays it listed; a state of the unmutated
     # engine must not lend its answer to the mutant's (or the other way round).
-    play = sys.modules.get("napkit.play")
+    play = sys.modules.get("napkit.engine.play")
     if play is not None and hasattr(play, "_LAST_STATE"):
         setattr(play, "_LAST_STATE", None)  # noqa: B010

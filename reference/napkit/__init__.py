@@ -1,7 +1,84 @@
 """napkit: the reference rules kit for Nap (Napoleon).
 
-The law book, the rulesets and the decisions register live in ``spec/``; this package reads
-them (:mod:`napkit.spec`), and will execute them.
+The law book, the rulesets and the decisions register live in ``spec/``; napkit reads them
+(:mod:`napkit.spec`), plays by them (:mod:`napkit.engine`), records and checks hands
+(:mod:`napkit.formats`), and checks other programs against them (:mod:`napkit.conform`). The
+names most programs need are here:
+
+- :class:`Game`: a ruleset with its options, for a table; it makes hands and matches.
+- :class:`HandState`: one hand at one moment: whose turn, the legal actions, ``apply``.
+- :class:`MatchState` and :func:`new_match`: hands played in sequence, with chips and a pool.
+- :func:`parse_action`: an action from what a player types (``"bid nap"``, ``"10H"``).
+- :class:`IllegalActionError`: an action refused, with the id of the rule it breaks.
+- :class:`SetupError`: a game or hand that cannot be set up, with its rule id.
+- :class:`SpecError`: a spec or ruleset file that is not as its schema says.
+- :func:`load_spec`: the whole spec folder, loaded and linked.
+- :func:`card_name` and :func:`parse_card`: cards to and from their short names (``"QS"``).
+
+The names are imported when first used, so that ``import napkit`` stays quick.
 """
 
-__version__ = "0.1.0"
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+from napkit.engine import game as _game
+
+__version__ = "0.2.0"
+
+if TYPE_CHECKING:
+    from napkit.engine.cards import card_name, parse_card
+    from napkit.engine.game import Game
+    from napkit.engine.hand import HandState
+    from napkit.engine.match import MatchState, new_match
+    from napkit.errors import IllegalActionError, SetupError, SpecError
+    from napkit.formats.notation import parse_action
+    from napkit.spec.catalog import load_spec
+
+# Each public name, and the module it lives in.
+_WHERE = {
+    "Game": "napkit.engine.game",
+    "HandState": "napkit.engine.hand",
+    "MatchState": "napkit.engine.match",
+    "new_match": "napkit.engine.match",
+    "parse_action": "napkit.formats.notation",
+    "IllegalActionError": "napkit.errors",
+    "SetupError": "napkit.errors",
+    "SpecError": "napkit.errors",
+    "load_spec": "napkit.spec.catalog",
+    "card_name": "napkit.engine.cards",
+    "parse_card": "napkit.engine.cards",
+}
+
+__all__ = ["Game", "HandState", "IllegalActionError", "MatchState", "SetupError", "SpecError",
+           "card_name", "load_spec", "new_match", "parse_action", "parse_card"]
+
+
+def __getattr__(name: str) -> Any:
+    where = _WHERE.get(name)
+    if where is None:
+        raise AttributeError(f"module 'napkit' has no attribute {name!r}")
+    value = getattr(importlib.import_module(where), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *__all__])
+
+
+def _find_ruleset(ruleset: str) -> _game.RulesetLike:
+    """Game.create's finder: the rulesets of the spec folder napkit ships with."""
+    from napkit.errors import SetupError
+    from napkit.spec.catalog import default_spec
+
+    rulesets = default_spec().rulesets
+    if ruleset not in rulesets:
+        known = ", ".join(sorted(rulesets))
+        raise SetupError("NAP-10.1.1", f"no ruleset {ruleset!r} (known: {known})")
+    return rulesets[ruleset]
+
+
+# The engine reads no files: Game.create finds rulesets through the spec layer, set here.
+_game.set_ruleset_finder(_find_ruleset)

@@ -22,12 +22,14 @@ from collections.abc import Iterable, Sequence
 from typing import Any, BinaryIO
 
 import napkit
+from napkit.engine.game import Game
+from napkit.engine.hand import HandState
+from napkit.engine.match import MatchState, new_match
+from napkit.engine.state import CHANCE
 from napkit.errors import RuleError, SpecError, json_path
-from napkit.formats import FormatError, action_from_json, action_to_json
-from napkit.game import Game, default_spec
-from napkit.match import MatchState, new_match
-from napkit.records import hand_outcome
-from napkit.state import CHANCE, HandState
+from napkit.formats.records import hand_outcome
+from napkit.formats.values import FormatError, action_from_json, action_to_json
+from napkit.spec.catalog import default_spec
 
 PROTOCOL = "napkit-adapter/1"
 KINDS = ("legal", "illegal", "outcome", "match")
@@ -206,7 +208,7 @@ def _ident(request: object) -> int:
 
 def _check(request: object) -> str:
     """The request's type, once its fields are all there and of the right kinds (the action
-    itself is read, and checked, by :func:`napkit.formats.action_from_json`)."""
+    itself is read, and checked, by :func:`napkit.formats.values.action_from_json`)."""
     if not isinstance(request, dict):
         raise BadRequestError([], "a request is a JSON object")
     if "id" not in request:

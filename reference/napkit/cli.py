@@ -25,11 +25,16 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import NoReturn, TypeVar
 
-from napkit import paths, views
-from napkit.actions import Action, Ante, Buy, ChooseDealer, Deal, Play, Reshuffle, SitOut
-from napkit.cards import SUIT_LETTERS, SUIT_NAMES, card_name, suit_of
-from napkit.checks import check_ruleset, check_spec
-from napkit.compare import compare
+from napkit import paths
+from napkit.engine.actions import Action, Ante, Buy, ChooseDealer, Deal, Play, Reshuffle, SitOut
+from napkit.engine.cards import SUIT_LETTERS, SUIT_NAMES, card_name, suit_of
+from napkit.engine.game import Game, compile_rules
+from napkit.engine.hand import HandState
+from napkit.engine.match import MatchState, new_match
+from napkit.engine.observation import Hidden, PlayerView
+from napkit.engine.players import PLAYER_KINDS, make_player, match_view
+from napkit.engine.players import trick_seats as _trick_seats
+from napkit.engine.state import NO_TRUMPS, POOL
 from napkit.errors import (
     ChoiceError,
     IllegalActionError,
@@ -38,17 +43,14 @@ from napkit.errors import (
     SpecProblemsError,
     UsageError,
 )
-from napkit.game import Game, compile_rules
-from napkit.match import MatchState, new_match
-from napkit.notation import NotationError, parse_action
-from napkit.observation import Hidden, PlayerView
-from napkit.players import PLAYER_KINDS, make_player, match_view
-from napkit.players import trick_seats as _trick_seats
-from napkit.records import hand_record, match_record
-from napkit.rulesets import Ruleset
-from napkit.spec import Spec, load_ruleset_file, load_spec, read_spec
-from napkit.state import NO_TRUMPS, POOL, HandState
-from napkit.validate import report
+from napkit.formats.notation import NotationError, parse_action
+from napkit.formats.records import hand_record, match_record
+from napkit.formats.validate import report
+from napkit.spec import views
+from napkit.spec.catalog import Spec, load_ruleset_file, load_spec, read_spec
+from napkit.spec.checks import check_ruleset, check_spec
+from napkit.spec.compare import compare
+from napkit.spec.rulesets import Ruleset
 
 EXIT_PROBLEMS = 1
 EXIT_USAGE = 2
@@ -380,7 +382,7 @@ def _setup(args: argparse.Namespace) -> tuple[Game, dict[str, str], int]:
         raise UsageError(f"--seat must be a seat from 0 to {players - 1}, not {seat}")
     if args.hands is not None and args.hands < 1:
         raise UsageError(f"--hands must be at least 1, not {args.hands}")
-    if args.match and args.hands is None and game.rules.match_end == "agreed":
+    if args.match and args.hands is None and game.rules.match.end == "agreed":
         raise UsageError(f"a match of {ruleset.id} ends when the players agree (NAP-10.4.1): "
                          "say how many hands with --hands K")
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**6)

@@ -22,7 +22,12 @@ def json_path(parts: Iterable[str | int]) -> str:
 
 
 class SpecError(Exception):
-    """One problem in one file: where (a JSON path, or a line and column) and what."""
+    """One problem in one file: where (a JSON path, or a line and column) and what.
+
+    >>> from napkit import SpecError
+    >>> print(SpecError("house.json", "$.params.players", "expected a list"))
+    house.json: $.params.players: expected a list
+    """
 
     def __init__(self, file: str, path: str, message: str) -> None:
         super().__init__(file, path, message)
@@ -97,8 +102,28 @@ class RuleError(Exception):
 
 
 class IllegalActionError(RuleError):
-    """An action that the rules do not allow in this state (out of turn, a revoke, a low bid)."""
+    """An action that the rules do not allow in this state (out of turn, a revoke, a low bid).
+
+    >>> import random
+    >>> from napkit import Game, IllegalActionError, parse_action
+    >>> hand = Game.create("classic", 4).new_hand(dealer=3)
+    >>> hand = hand.apply(hand.sample_chance(random.Random(2)))
+    >>> hand = hand.apply(parse_action("bid four"))
+    >>> try:
+    ...     hand.apply(parse_action("bid three"))
+    ... except IllegalActionError as error:
+    ...     print(error.rule, "|", error.message)
+    NAP-5.2.1 | 3 does not rank above the highest bid so far, 4
+    """
 
 
 class SetupError(RuleError):
-    """A game or hand that cannot be set up: a number of players or a pack the ruleset forbids."""
+    """A game or hand that cannot be set up: a number of players or a pack the ruleset forbids.
+
+    >>> from napkit import Game, SetupError
+    >>> try:
+    ...     Game.create("pagat", 4).new_hand(dealer=7)
+    ... except SetupError as error:
+    ...     print(error)
+    NAP-4.1.1: no seat 7 at a table of 4
+    """

@@ -12,10 +12,11 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 
-from napkit.actions import Action, Play
-from napkit.cards import mask_of, parse_card
-from napkit.game import Game
-from napkit.state import POOL, HandState, Payment
+from napkit.engine.actions import Action, Play
+from napkit.engine.cards import mask_of, parse_card
+from napkit.engine.game import Game
+from napkit.engine.hand import HandState
+from napkit.engine.state import POOL, Payment
 
 RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 
@@ -73,7 +74,7 @@ def dealt(game: Game, *, dealer: int, hands: Mapping[int, str], packets: Sequenc
           widow: str | None = None, lowest: str = "2", pool: int = 0,
           stakes: int = 1) -> HandState:
     """A hand dealt from :func:`build_pack`, checked: every seat holds exactly what was asked."""
-    from napkit.actions import Deal
+    from napkit.engine.actions import Deal
 
     pack = build_pack(players=game.players, dealer=dealer, hands=hands, packets=packets,
                       widow=widow, lowest=lowest)

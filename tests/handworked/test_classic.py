@@ -19,11 +19,11 @@ Classic Nap has no pool.
 from __future__ import annotations
 
 import pytest
-from napkit.actions import Action, Bid, Pass, Play
-from napkit.cards import parse_card
+from napkit.engine.actions import Action, Bid, Pass, Play
+from napkit.engine.cards import parse_card
+from napkit.engine.game import Game
+from napkit.engine.hand import HandState
 from napkit.errors import IllegalActionError
-from napkit.game import Game
-from napkit.state import HandState
 
 from tests.handworked.deals import (
     FOURTH,

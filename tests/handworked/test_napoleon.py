@@ -31,11 +31,12 @@ trumps and every trick goes to the left-hand player.
 from __future__ import annotations
 
 import pytest
-from napkit.actions import Action, Bid, NameTrumps, Pass, Play
-from napkit.cards import DIAMONDS, SPADES, parse_card
+from napkit.engine.actions import Action, Bid, NameTrumps, Pass, Play
+from napkit.engine.cards import DIAMONDS, SPADES, parse_card
+from napkit.engine.game import Game
+from napkit.engine.hand import HandState
+from napkit.engine.state import NO_TRUMPS
 from napkit.errors import IllegalActionError, SetupError
-from napkit.game import Game
-from napkit.state import NO_TRUMPS, HandState
 
 from tests.handworked.deals import (
     FOURTH,

@@ -21,12 +21,13 @@ and Blücher when won, or when won and lost. The standard game has no pool.
 from __future__ import annotations
 
 import pytest
-from napkit.actions import Action, Bid, ChooseDealer, Cut, Deal, Pass, Play, Shuffle
-from napkit.cards import cards_of, mask_of, parse_card
+from napkit.engine.actions import Action, Bid, ChooseDealer, Cut, Deal, Pass, Play, Shuffle
+from napkit.engine.cards import cards_of, mask_of, parse_card
+from napkit.engine.game import Game
+from napkit.engine.hand import HandState
+from napkit.engine.match import MatchState, new_match
+from napkit.engine.state import NO_TRUMPS
 from napkit.errors import IllegalActionError
-from napkit.game import Game
-from napkit.match import MatchState, new_match
-from napkit.state import NO_TRUMPS, HandState
 
 from tests.handworked.deals import (
     FOURTH,

@@ -25,8 +25,8 @@ stands after the antes, and every expectation is worked out by hand, not read fr
 from __future__ import annotations
 
 import pytest
-from napkit.actions import Action, Bid, Cut, Discard, NameTrumps, Pass, Peek, Play, Shuffle
-from napkit.cards import CLUBS, HEARTS, SPADES, parse_card
+from napkit.engine.actions import Action, Bid, Cut, Discard, NameTrumps, Pass, Peek, Play, Shuffle
+from napkit.engine.cards import CLUBS, HEARTS, SPADES, parse_card
 from napkit.errors import IllegalActionError
 
 from tests.handworked.deals import (

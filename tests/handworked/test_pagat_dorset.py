@@ -42,7 +42,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import pytest
-from napkit.actions import (
+from napkit.engine.actions import (
     Action,
     Bid,
     ChooseDealer,
@@ -56,11 +56,11 @@ from napkit.actions import (
     Shuffle,
     TakeWidow,
 )
-from napkit.cards import CLUBS, SPADES, parse_card
+from napkit.engine.cards import CLUBS, SPADES, parse_card
+from napkit.engine.game import Game
+from napkit.engine.hand import HandState
+from napkit.engine.match import MatchState, new_match, stop
 from napkit.errors import IllegalActionError
-from napkit.game import Game
-from napkit.match import MatchState, new_match, stop
-from napkit.state import HandState
 
 from tests.handworked.deals import (
     POOL,

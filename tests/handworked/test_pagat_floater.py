@@ -8,7 +8,7 @@ Four players use 24 cards, nine to ace (004 L69, NAP-2.2.1); the cards go three 
 face down (004 L76, NAP-4.3.1); the last three cards are the stock.
 
 The kitty: every player antes 1 before each deal (004 L76, NAP-10.3.1). The ante is the
-match's business (napkit.match), so a single hand is given the kitty as it stands once the
+match's business (napkit.engine.match), so a single hand is given the kitty as it stands once the
 antes are in: 4 for the first hand at a table of four, more when earlier hands left units in
 it. What the floater table says (004 L84-92, NAP-9.1.1, NAP-9.1.2, NAP-9.2.2):
 
@@ -36,7 +36,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import pytest
-from napkit.actions import (
+from napkit.engine.actions import (
     Action,
     Bid,
     ChooseDealer,
@@ -50,11 +50,11 @@ from napkit.actions import (
     Shuffle,
     TakeWidow,
 )
-from napkit.cards import CLUBS, HEARTS, SPADES, mask_of, parse_card
+from napkit.engine.cards import CLUBS, HEARTS, SPADES, mask_of, parse_card
+from napkit.engine.game import Game
+from napkit.engine.hand import HandState
+from napkit.engine.match import MatchState, new_match
 from napkit.errors import IllegalActionError
-from napkit.game import Game
-from napkit.match import MatchState, new_match
-from napkit.state import HandState
 
 from tests.handworked.deals import (
     POOL,

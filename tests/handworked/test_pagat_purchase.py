@@ -25,12 +25,23 @@ and the declarer wins exactly k tricks.
 from __future__ import annotations
 
 import pytest
-from napkit.actions import Action, Bid, Buy, ChooseDealer, Deal, Pass, Play, Reshuffle, Shuffle
-from napkit.cards import mask_of
+from napkit.engine.actions import (
+    Action,
+    Bid,
+    Buy,
+    ChooseDealer,
+    Deal,
+    Pass,
+    Play,
+    Reshuffle,
+    Shuffle,
+)
+from napkit.engine.cards import mask_of
+from napkit.engine.game import Game
+from napkit.engine.hand import HandState
+from napkit.engine.match import MatchState, new_match
+from napkit.engine.state import POOL
 from napkit.errors import IllegalActionError
-from napkit.game import Game
-from napkit.match import MatchState, new_match
-from napkit.state import POOL, HandState
 
 from tests.handworked.deals import (
     FOURTH,

@@ -43,7 +43,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import pytest
-from napkit.actions import (
+from napkit.engine.actions import (
     Action,
     Bid,
     Discard,
@@ -54,10 +54,11 @@ from napkit.actions import (
     Play,
     TakeWidow,
 )
-from napkit.cards import HEARTS, SPADES, parse_card
+from napkit.engine.cards import HEARTS, SPADES, parse_card
+from napkit.engine.game import Game
+from napkit.engine.hand import HandState
+from napkit.engine.state import NO_TRUMPS
 from napkit.errors import IllegalActionError
-from napkit.game import Game
-from napkit.state import NO_TRUMPS, HandState
 
 from tests.handworked.deals import (
     POOL,

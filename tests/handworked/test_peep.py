@@ -34,7 +34,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 import pytest
-from napkit.actions import (
+from napkit.engine.actions import (
     Action,
     Bid,
     Discard,
@@ -46,11 +46,12 @@ from napkit.actions import (
     Shuffle,
     TakeWidow,
 )
-from napkit.cards import CLUBS, DIAMONDS, HEARTS, SPADES, mask_of, parse_card
+from napkit.engine.cards import CLUBS, DIAMONDS, HEARTS, SPADES, mask_of, parse_card
+from napkit.engine.game import Game
+from napkit.engine.hand import HandState
+from napkit.engine.match import MatchState, new_match
+from napkit.engine.state import POOL
 from napkit.errors import IllegalActionError
-from napkit.game import Game
-from napkit.match import MatchState, new_match
-from napkit.state import POOL, HandState
 
 from tests.handworked.deals import (
     FOURTH,
@@ -98,7 +99,7 @@ def ladder_hand(declarer: int, k: int, g: Game | None = None,
 def with_funds(g: Game, hands: Mapping[int, str], funds: tuple[int, ...],
                pool: int = ANTES) -> HandState:
     """A hand dealt to players holding ``funds`` chips (a match with a fixed stock, L1)."""
-    from napkit.actions import Deal
+    from napkit.engine.actions import Deal
 
     pack = build_pack(players=4, dealer=DEALER, hands=hands, packets=PACKETS, widow=WIDOW)
     state = g.new_hand(dealer=DEALER, pool=pool, funds=funds).apply(Deal(pack))
@@ -421,7 +422,7 @@ def test_short_payment(choice: str, funds_after: tuple[int, ...],
 
 def start_match(g: Game, hands: int, pack: tuple[int, ...]) -> MatchState:
     """A match whose first dealer is seat 3 and whose first pack is ``pack``."""
-    from napkit.actions import ChooseDealer
+    from napkit.engine.actions import ChooseDealer
 
     return new_match(g, hands=hands).apply(ChooseDealer(DEALER)).apply(Shuffle(pack))
 

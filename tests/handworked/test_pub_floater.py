@@ -35,7 +35,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import pytest
-from napkit.actions import (
+from napkit.engine.actions import (
     Action,
     Bid,
     ChooseDealer,
@@ -47,11 +47,12 @@ from napkit.actions import (
     Shuffle,
     TakeWidow,
 )
-from napkit.cards import mask_of, parse_card
+from napkit.engine.cards import mask_of, parse_card
+from napkit.engine.game import Game
+from napkit.engine.hand import HandState
+from napkit.engine.match import MatchState, new_match, stakes
+from napkit.engine.state import POOL
 from napkit.errors import IllegalActionError, SetupError
-from napkit.game import Game
-from napkit.match import MatchState, new_match, stakes
-from napkit.state import POOL, HandState
 
 from tests.handworked.deals import (
     TOP,

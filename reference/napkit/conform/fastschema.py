@@ -12,7 +12,7 @@ action references sit in no ``oneOf``, ``anyOf`` or ``not``, so the check splits
 :func:`inlined` refuses a schema where they would).
 
 A verdict is all this gives. The messages for a document found invalid come from
-:func:`napkit.schemas.schema_problems` (or :func:`definition_problems`), against the original.
+:func:`napkit.spec.schemas.schema_problems` (or :func:`definition_problems`), against the original.
 """
 
 from __future__ import annotations
@@ -27,8 +27,8 @@ from jsonschema.protocols import Validator
 from jsonschema.validators import extend
 from referencing._core import Resolver
 
-from napkit import schemas
-from napkit.schemas import _explain, registry
+from napkit.spec import schemas
+from napkit.spec.schemas import _explain, registry
 
 ACTION = "https://napkit.dev/schemas/action.schema.json"
 _BASE = "https://napkit.dev/schemas/"
@@ -123,7 +123,7 @@ def fast_validator(uri: str) -> Draft202012Validator:
 
 
 def _rs_validator(uri: str) -> Callable[[Any], bool] | None:
-    """jsonschema-rs's yes/no check of ``uri`` (napkit.schemas builds it), where installed."""
+    """jsonschema-rs's yes/no check of ``uri`` (napkit.spec.schemas builds it), where installed."""
     base, _, fragment = uri.partition("#")
     return schemas.fast_validator(base.removesuffix(".schema.json")
                                   + (f"#{fragment}" if fragment else ""))
@@ -132,7 +132,7 @@ def _rs_validator(uri: str) -> Callable[[Any], bool] | None:
 def is_valid(uri: str, document: object) -> bool:
     """Whether the schema at ``uri`` accepts ``document``: jsonschema-rs's yes where it is
     installed and says yes (it is trusted only to say yes: where it differs from jsonschema it
-    is the stricter, as napkit.schemas explains), else the fast validator's verdict."""
+    is the stricter, as napkit.spec.schemas explains), else the fast validator's verdict."""
     rs = _rs_validator(uri)
     if rs is not None:
         try:

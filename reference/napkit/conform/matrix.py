@@ -14,7 +14,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Protocol
 
-from napkit.spec import Spec
+from napkit.spec.catalog import Spec
 
 
 class Tagged(Protocol):
@@ -100,7 +100,7 @@ def main_matrix(cases: Iterable[Tagged | Mapping[str, Any]],
 
 
 def _spec() -> Spec:
-    from napkit.game import default_spec
+    from napkit.spec.catalog import default_spec
 
     return default_spec()
 

@@ -22,7 +22,7 @@ from typing import Any
 from napkit import paths
 from napkit.conform.fastschema import is_valid
 from napkit.errors import RuleError, SpecError
-from napkit.schemas import schema_problems
+from napkit.spec.schemas import schema_problems
 
 CASE_FORMAT = "napkit-case/1"
 KINDS = ("legal", "illegal", "outcome", "match")
@@ -148,7 +148,8 @@ def check_document(doc: object, relative: Path | None = None) -> list[tuple[str,
 
 def _game_problems(doc: JSONObject) -> list[tuple[str, str]]:
     """The game a case names must be one the spec has, its options all written out."""
-    from napkit.game import Game, default_spec
+    from napkit.engine.game import Game
+    from napkit.spec.catalog import default_spec
 
     try:
         spec = default_spec()

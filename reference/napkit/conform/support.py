@@ -17,7 +17,7 @@ from napkit.errors import RuleError, SpecError
 
 def option_defaults(ruleset: str) -> Mapping[str, str] | None:
     """Each option's default in napkit's spec, or None if the spec has no such ruleset."""
-    from napkit.game import default_spec
+    from napkit.spec.catalog import default_spec
 
     try:
         found = default_spec().rulesets.get(ruleset)

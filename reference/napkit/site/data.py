@@ -1,10 +1,10 @@
 """What the rules site shows, gathered from the spec, the suite and the engine (no Sphinx here).
 
 Everything is read through napkit's own loaders: the law book, rulesets and register through
-:func:`napkit.spec.load_spec`, the conformance cases through :func:`napkit.conform.suite
-.load_suite`, the schemas' examples checked with :func:`napkit.schemas.schema_problems`, and
+:func:`napkit.spec.catalog.load_spec`, the conformance cases through :func:`napkit.conform.suite
+.load_suite`, the schemas' examples checked with :func:`napkit.spec.schemas.schema_problems`, and
 the worked examples recorded by ``napkit record`` itself and replayed by
-:func:`napkit.records.replay_hand`. :mod:`napkit.site.pages` turns this into pages.
+:func:`napkit.formats.records.replay_hand`. :mod:`napkit.site.pages` turns this into pages.
 """
 
 from __future__ import annotations
@@ -23,14 +23,14 @@ from pathlib import Path
 from typing import Any
 
 from napkit import paths
-from napkit.cards import card_name
 from napkit.conform.suite import Case, load_suite
-from napkit.lawbook import Rule
-from napkit.records import Problem, check_hand_record, replay_hand
-from napkit.render import param_values
-from napkit.schemas import schema_problems
-from napkit.snapshots import state_to_json
-from napkit.spec import Spec, load_spec
+from napkit.engine.cards import card_name
+from napkit.formats.records import Problem, check_hand_record, replay_hand
+from napkit.formats.snapshots import state_to_json
+from napkit.spec.catalog import Spec, load_spec
+from napkit.spec.lawbook import Rule
+from napkit.spec.render import param_values
+from napkit.spec.schemas import schema_problems
 
 # Rule, section, chapter and decision ids as they appear in running text.
 ID_IN_TEXT = re.compile(r"\b(NAP-[0-9]+(?:\.[0-9]+){0,2}|DEC-[0-9]{3})\b")

@@ -18,10 +18,6 @@ from sphinx.util.docutils import SphinxDirective
 
 from napkit import paths
 from napkit.conform.suite import KINDS, Case, default_suite_dir
-from napkit.decisions import Decision
-from napkit.lawbook import Rule
-from napkit.render import format_players, param_values
-from napkit.rulesets import Option, Ruleset
 from napkit.site import data
 from napkit.site.nodes import (
     Cell,
@@ -39,8 +35,12 @@ from napkit.site.nodes import (
     table,
     text,
 )
-from napkit.sources import Citation
-from napkit.spec import Spec
+from napkit.spec.catalog import Spec
+from napkit.spec.decisions import Decision
+from napkit.spec.lawbook import Rule
+from napkit.spec.render import format_players, param_values
+from napkit.spec.rulesets import Option, Ruleset
+from napkit.spec.sources import Citation
 
 logger = logging.getLogger(__name__)
 
@@ -693,7 +693,7 @@ def hand_text(cards: Sequence[str]) -> str:
 
 
 def action_words(action: dict[str, Any]) -> str:
-    from napkit.formats import action_from_json
+    from napkit.formats.values import action_from_json
 
     return str(action_from_json(action, ["action"]))
 

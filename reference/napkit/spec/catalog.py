@@ -4,15 +4,16 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 
 from napkit import paths
-from napkit.decisions import Register, register_from_document
 from napkit.errors import SpecError, SpecProblemsError, raise_if_any
-from napkit.lawbook import Chapter, LawBook, chapter_from_document
-from napkit.loading import JSONObject, load_document
-from napkit.rulesets import Ruleset, RulesetFile, build_ruleset, ruleset_file_from_document
-from napkit.sources import SourceIndex, index_from_document
+from napkit.spec.decisions import Register, register_from_document
+from napkit.spec.lawbook import Chapter, LawBook, chapter_from_document
+from napkit.spec.loading import JSONObject, load_document
+from napkit.spec.rulesets import Ruleset, RulesetFile, build_ruleset, ruleset_file_from_document
+from napkit.spec.sources import SourceIndex, index_from_document
 
 
 @dataclass(frozen=True)
@@ -39,7 +40,7 @@ def read_spec(spec_dir: Path | None = None) -> tuple[Spec, list[SpecError]]:
     """Load what can be loaded, with every problem met on the way (files that fail are left out).
 
     The problems are those of reading, parsing, schema validation, file naming and
-    ``extends``; the cross-reference checks are :func:`napkit.checks.check_spec`'s.
+    ``extends``; the cross-reference checks are :func:`napkit.spec.checks.check_spec`'s.
     """
     directory = spec_dir if spec_dir is not None else paths.spec_dir()
     if not directory.is_dir():
@@ -112,7 +113,15 @@ def _entries(document: JSONObject | None, key: str) -> list[JSONObject]:
 
 
 def load_spec(spec_dir: Path | None = None) -> Spec:
-    """Load the spec, raising :class:`SpecProblemsError` if any file fails to load."""
+    """Load the spec, raising :class:`SpecProblemsError` if any file fails to load.
+
+    ``spec_dir`` is the spec folder (by default the one napkit ships with, or ``$NAPKIT_SPEC``).
+
+    >>> from napkit import load_spec
+    >>> spec = load_spec()
+    >>> "pagat-floater" in spec.rulesets, spec.lawbook.rules["NAP-8.1.1"].title
+    (True, 'Following suit')
+    """
     spec, problems = read_spec(spec_dir)
     raise_if_any(problems)
     return spec
@@ -125,3 +134,9 @@ def load_ruleset_file(path: Path, shown: str, spec: Spec) -> Ruleset:
     files = dict(spec.files)
     files[raw.id] = raw  # its own id names itself, even if the spec has one of that id
     return build_ruleset(raw, files, spec.register)
+
+
+@lru_cache(maxsize=1)
+def default_spec() -> Spec:
+    """The spec folder napkit ships with (or ``$NAPKIT_SPEC``), loaded once."""
+    return load_spec()

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, cast
 
-from napkit.actions import (
+from napkit.engine.actions import (
     ANTE,
     LEAVE_WIDOW,
     PASS,
@@ -37,9 +37,9 @@ from napkit.actions import (
     SitOut,
     TakeWidow,
 )
-from napkit.cards import SUIT_NAMES, card_name, cards_of, mask_of, parse_card
+from napkit.engine.cards import SUIT_NAMES, card_name, cards_of, mask_of, parse_card
+from napkit.engine.state import POOL, Payment, Result, Trick
 from napkit.errors import json_path
-from napkit.state import POOL, Payment, Result, Trick
 
 JSONValue = Any  # what json.loads returns
 

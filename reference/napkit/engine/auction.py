@@ -1,0 +1,154 @@
+"""The auction: who speaks when, which bids may be made, and how it ends (NAP-5)."""
+
+from __future__ import annotations
+
+from typing import cast
+
+from napkit.engine import widow
+from napkit.engine.actions import PASS, PEEK, Action, Bid, Pass, Peek
+from napkit.engine.rules import BidRule
+from napkit.engine.state import AUCTION, NOBODY, Auction, H, HandData, Log
+from napkit.errors import IllegalActionError
+
+
+def start(state: H) -> H:
+    """Implements: NAP-5.1.1.
+
+    The auction opens with the player on the dealer's left and goes clockwise, the dealer
+    speaking last in each round.
+    """
+    order = state.order
+    return state._replace(phase=AUCTION, turn=order[0],
+                          auction=Auction(order, -1, -1, 0, 0, 0, 1))
+
+
+def _requirements_met(bid: BidRule, made: int) -> bool:
+    """Implements: NAP-5.2.5.
+
+    A bid that needs earlier bids may be made once, for each group of bids it names, at least
+    one bid of that group has been made earlier in this auction, by anyone.
+    """
+    requires = bid.requires
+    return not requires or all(made & group for group in requires)
+
+
+def biddable(state: HandData) -> list[BidRule]:
+    """Implements: NAP-5.2.1, NAP-5.2.2.
+
+    The bids the player to speak may make: those of the ruleset's list (lowest first, as
+    resolved for the options in play) that rank above the highest bid so far and whose
+    requirements are met.
+    """
+    a = state.auction
+    return [b for b in state.game.rules.bids[a.high + 1:] if _requirements_met(b, a.made)]
+
+
+def legal_calls(state: HandData) -> tuple[Action, ...]:
+    a = state.auction
+    peek = widow.can_peek(state, state.turn)
+    # The calls legal depend on nothing else (biddable reads only these): kept in the game's
+    # memo, since a table meets the same few points of the auction hand after hand.
+    key = ("calls", a.high, a.made, peek)
+    memo = state.game.memo
+    found = memo.get(key)
+    if found is None:
+        calls: list[Action] = []
+        if peek:
+            calls.append(PEEK)
+        calls.append(PASS)
+        calls.extend(Bid(b.id) for b in biddable(state))
+        found = memo[key] = tuple(calls)
+    return cast(tuple[Action, ...], found)
+
+
+def _refuse_bid(state: HandData, action: Bid) -> IllegalActionError:
+    rules = state.game.rules
+    index = state.game.bid_index.get(action.bid)
+    if index is None:
+        known = ", ".join(b.id for b in rules.bids)
+        return IllegalActionError(
+            "NAP-5.2.2", f"{action.bid!r} is not a bid of this game (its bids: {known})")
+    a = state.auction
+    if index <= a.high:
+        return IllegalActionError(
+            "NAP-5.2.1", f"{rules.bids[index].name} does not rank above the highest bid so far, "
+                         f"{rules.bids[a.high].name}")
+    needs = " and ".join(
+        " or ".join(b.name for b in rules.bids if group >> b.index & 1) or "a bid not in this game"
+        for group in rules.bids[index].requires)
+    return IllegalActionError(
+        "NAP-5.2.5", f"{rules.bids[index].name} may be bid only after {needs}")
+
+
+def apply_call(state: H, action: Action) -> H:
+    """A pass, a bid, or a paid look at the widow at one's turn to speak."""
+    seat = state.turn
+    kind = type(action)
+    if kind is not Pass and kind is not Bid and isinstance(action, Peek):
+        if state.game.rules.peek is None:
+            raise IllegalActionError(
+                "NAP-5.2.1", f"seat {seat} is to pass or bid: this game has no paid looks")
+        return widow.peek(state)
+    queue, high, high_seat, passed, bidders, made, rnd = state.auction
+    if kind is Bid or (kind is not Pass and isinstance(action, Bid)):
+        bid_id = cast(Bid, action).bid
+        index = state.game.bid_index.get(bid_id, -1)
+        bid = state.game.rules.bids[index] if index >= 0 else None
+        if bid is None or index <= high or not _requirements_met(bid, made):
+            raise _refuse_bid(state, cast(Bid, action))
+        high, high_seat, made = index, seat, made | 1 << index
+        if rnd == 1:
+            bidders |= 1 << seat
+    elif kind is Pass or isinstance(action, Pass):
+        passed |= 1 << seat
+    else:
+        raise IllegalActionError("NAP-5.2.1",
+                                 f"seat {seat} is to pass or bid in the auction, not to {action}")
+    return _advance(state, (state.log, (seat, action)),
+                    Auction(queue, high, high_seat, passed, bidders, made, rnd), seat)
+
+
+def _advance(state: H, log: Log, called: Auction, seat: int) -> H:
+    """Implements: NAP-5.1.2, NAP-5.4.1.
+
+    A single-round auction ends when the dealer has spoken. With a raising round, the turn
+    then goes round once more from the dealer's left among the players the ruleset names
+    (those who bid in the first round, or everyone), provided someone bid; each may pass or
+    bid higher, and the auction ends after that round. An auction that runs until passes goes
+    on round the table, skipping those who have passed, until only the highest bidder has not
+    passed (or everyone has passed).
+
+    (``state`` is the state before the call, ``log`` its history after it; ``called`` the
+    auction once the call is counted, the queue still starting with the seat that called.)
+    """
+    queue, high, high_seat, passed, bidders, made, rnd = called
+    rules = state.game.rules.auction
+    if rules.rounds == "until-passes":
+        if all(passed >> s & 1 or s == high_seat for s in state.order):
+            return _end(state._replace(auction=called, log=log))
+        nxt = state.ring[seat]
+        while passed >> nxt & 1:
+            nxt = state.ring[nxt]
+        return state._replace(auction=called, turn=nxt, log=log)
+    queue = queue[1:]
+    if not queue and rnd == 1 and high >= 0 and rules.rounds == "single-then-raise":
+        queue = tuple(s for s in state.order
+                      if rules.raising == "everyone" or bidders >> s & 1)
+        rnd = 2
+    a = Auction(queue, high, high_seat, passed, bidders, made, rnd)
+    if not queue:
+        return _end(state._replace(auction=a, log=log))
+    return state._replace(auction=a, turn=queue[0], log=log)
+
+
+def _end(state: H) -> H:
+    """Implements: NAP-5.3.1, NAP-5.3.2.
+
+    The highest bidder becomes the declarer and their bid the contract. If nobody bid, the
+    hand is thrown in: it is over, unplayed and unsettled (:func:`napkit.engine.settlement.throw_in`
+    makes its result). Either way nobody speaks any more.
+    """
+    a = state.auction
+    if a.high < 0:
+        return state._replace(turn=NOBODY)
+    return state._replace(declarer=a.high_seat, contract=a.high, turn=NOBODY)

@@ -1,0 +1,189 @@
+"""Cards, suits, ranks and packs, as small integers and bitmasks.
+
+A card is an ``int`` from 0 to 51: ``suit * 13 + rank``, where ``rank`` 0 is the two and 12 the
+ace, and suits are numbered spades 0, hearts 1, diamonds 2, clubs 3. A set of cards (a hand, a
+pack) is a bitmask with bit ``card`` set for every card in it, as python-chess keeps squares.
+Within a suit a higher rank is a higher card, so comparing two cards of one suit is comparing
+integers.
+
+The text notation is rank then suit letter: ``AS``, ``KH``, ``10D`` (also read as ``TD``),
+``2C``. It is parsed both ways by :func:`parse_card` and :func:`card_name`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from napkit.errors import IllegalActionError
+
+Card = int
+Suit = int
+
+SPADES, HEARTS, DIAMONDS, CLUBS = 0, 1, 2, 3
+SUITS: tuple[Suit, ...] = (SPADES, HEARTS, DIAMONDS, CLUBS)
+SUIT_LETTERS = "SHDC"
+SUIT_NAMES = ("spades", "hearts", "diamonds", "clubs")
+RANK_NAMES = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
+RANK_WORDS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "jack", "queen", "king", "ace")
+
+SUIT_MASK = 0x1FFF  # the thirteen bits of one suit
+FULL_PACK = (1 << 52) - 1
+
+
+def suit_of(card: Card) -> Suit:
+    """The suit of a card (NAP-2.1.1). Ranks run two (0) to ace (12) in every suit, so within
+    a suit the higher card is the higher integer; no suit outranks another."""
+    return card // 13
+
+
+def rank_of(card: Card) -> int:
+    """The rank of a card within its suit, 0 (two) to 12 (ace) (NAP-2.1.1)."""
+    return card % 13
+
+
+def suit_bits(suit: Suit) -> int:
+    """The mask of every card of a suit."""
+    return SUIT_MASK << (13 * suit)
+
+
+SUIT_BITS: tuple[int, ...] = tuple(SUIT_MASK << (13 * s) for s in SUITS)
+
+
+def card_name(card: Card) -> str:
+    """The notation of a card: ``AS``, ``10H``; a value that is no card says so.
+
+    Cards are the integers 0 to 51, suit by suit (spades, hearts, diamonds, clubs), two to ace
+    within each, so that a higher card of a suit is a higher number.
+
+    >>> from napkit import card_name
+    >>> card_name(0), card_name(21), card_name(51), card_name(52)
+    ('2S', '10H', 'AC', '<not a card: 52>')
+    """
+    if type(card) is not int or not 0 <= card < 52:
+        return f"<not a card: {card!r}>"
+    return RANK_NAMES[card % 13] + SUIT_LETTERS[card // 13]
+
+
+def card_words(card: Card) -> str:
+    """A card in words, for messages: ``the 9 of hearts``; a value that is no card says so."""
+    if type(card) is not int or not 0 <= card < 52:
+        return f"something that is not a card ({card!r})"
+    return f"the {RANK_WORDS[card % 13]} of {SUIT_NAMES[card // 13]}"
+
+
+_PARSE = {RANK_NAMES[r] + SUIT_LETTERS[s]: s * 13 + r for s in SUITS for r in range(13)}
+_PARSE.update({"T" + SUIT_LETTERS[s]: s * 13 + 8 for s in SUITS})
+
+
+def parse_card(text: str) -> Card:
+    """Read a card in the notation (case-insensitive); ``ValueError`` if it is not one.
+
+    >>> from napkit import parse_card
+    >>> parse_card("AC"), parse_card("10h"), parse_card("TH")
+    (51, 21, 21)
+    """
+    card = _PARSE.get(text.strip().upper())
+    if card is None:
+        raise ValueError(f"not a card: {text!r} (write rank then suit, as AS, 10H, TH or 2C)")
+    return card
+
+
+def lowest_rank_index(name: str) -> int:
+    """The index of a rank given by its name in a ruleset's pack table (``"9"`` -> 7)."""
+    return RANK_NAMES.index(name)
+
+
+def pack_mask(lowest_rank: int) -> int:
+    """The pack of every card from the ace down to ``lowest_rank`` in all four suits (NAP-2.2.1)."""
+    suit = SUIT_MASK & ~((1 << lowest_rank) - 1)
+    return suit | suit << 13 | suit << 26 | suit << 39
+
+
+# Every mask of one suit's 13 bits, mapped to its cards lowest first: the hot loops of the
+# engine turn masks into cards through these tables instead of looping over bits.
+_SUIT_CARDS: tuple[tuple[tuple[Card, ...], ...], ...] = tuple(
+    tuple(tuple(s * 13 + r for r in range(13) if m >> r & 1) for m in range(1 << 13)) for s in SUITS
+)
+
+
+def cards_of(mask: int) -> tuple[Card, ...]:
+    """The cards of a mask, in card order (spades low to high, then hearts, ...)."""
+    t = _SUIT_CARDS
+    return (
+        t[0][mask & 0x1FFF]
+        + t[1][mask >> 13 & 0x1FFF]
+        + t[2][mask >> 26 & 0x1FFF]
+        + t[3][mask >> 39 & 0x1FFF]
+    )
+
+
+def mask_of(cards: Iterable[Card]) -> int:
+    """The mask of some cards."""
+    mask = 0
+    for card in cards:
+        mask |= 1 << card
+    return mask
+
+
+def count(mask: int) -> int:
+    """How many cards a mask holds."""
+    return mask.bit_count()
+
+
+def lowest_cards(mask: int) -> int:
+    """The cards of a mask that share its lowest rank, whatever their suit (NAP-7.2.3 ties)."""
+    for rank in range(13):
+        bits = mask & (0x0008004002001 << rank)  # that rank in all four suits
+        if bits:
+            return bits
+    return 0
+
+
+def lowest_in_suit(mask: int, suit: Suit) -> int:
+    """The mask of the lowest card of one suit in a mask, or 0 if the suit is void."""
+    bits = mask & SUIT_BITS[suit]
+    return bits & -bits
+
+
+def names(mask: int) -> str:
+    """A mask as notation, space separated, for messages; bits off the pack are named."""
+    if type(mask) is not int or mask < 0:
+        return f"<not a set of cards: {mask!r}>"
+    extra = mask >> 52
+    shown = " ".join(card_name(c) for c in cards_of(mask))
+    return shown + (f" <and bits off the pack: {extra << 52:#x}>" if extra else "")
+
+
+def check_pack(pack: tuple[int, ...], expected: int, rule: str) -> None:
+    """The cards given must be exactly the expected pack, each once."""
+    if len(pack) == expected.bit_count() and frozenset(pack) == _pack_set(expected):
+        return
+    seen = 0
+    for i, card in enumerate(pack):
+        if not isinstance(card, int) or not 0 <= card < 52:
+            raise IllegalActionError(rule, f"card {i} of the pack is not a card: {card!r}")
+        bit = 1 << card
+        if seen & bit:
+            raise IllegalActionError(rule, f"{card_name(card)} is in the pack twice")
+        if not expected & bit:
+            raise IllegalActionError(rule, f"{card_name(card)} is not in this hand's pack")
+        seen |= bit
+    if seen != expected:
+        missing = " ".join(card_name(c) for c in cards_of(expected & ~seen))
+        raise IllegalActionError(rule, f"the pack lacks {missing}")
+
+
+_PACK_SETS: dict[int, frozenset[int]] = {}
+
+
+def clear_pack_sets() -> None:
+    """Forget the pack sets :func:`check_pack` has kept (see
+    :func:`napkit.engine.game.clear_memos`)."""
+    _PACK_SETS.clear()
+
+
+def _pack_set(mask: int) -> frozenset[int]:
+    found = _PACK_SETS.get(mask)
+    if found is None:
+        found = _PACK_SETS[mask] = frozenset(cards_of(mask))
+    return found

@@ -1,0 +1,157 @@
+"""A game: one ruleset, its options and a number of players, compiled for the engine.
+
+:class:`Game` is to napkit what a game object is to OpenSpiel: it holds what does not change
+during play (the resolved parameters, the bids, the pack) and creates hand states
+(:meth:`Game.new_hand`) and matches (:mod:`napkit.engine.match`). Everything here is read from the
+ruleset's resolved parameters (:mod:`napkit.engine.rules`); no code asks which ruleset it is
+playing.
+
+The engine reads no files. :meth:`Game.create` finds a ruleset by id through a finder that
+the spec layer registers (:func:`set_ruleset_finder`; importing :mod:`napkit` registers the
+spec folder's); a :class:`Game` can also be built from any ruleset object that resolves its
+parameters (:class:`RulesetLike`, which :class:`napkit.spec.rulesets.Ruleset` is).
+"""
+
+from __future__ import annotations
+
+import weakref
+from collections.abc import Callable, Hashable, Mapping
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Protocol
+
+from napkit.engine.cards import clear_pack_sets, pack_mask
+from napkit.engine.hand import HandState, new_hand
+from napkit.engine.rules import BidRule, Rules, check_table, compile_rules, pack_rank
+from napkit.errors import SetupError, SpecError
+
+__all__ = [
+    "BidRule",
+    "Game",
+    "Rules",
+    "RulesetLike",
+    "check_table",
+    "clear_memos",
+    "compile_rules",
+    "pack_rank",
+    "set_ruleset_finder",
+]
+
+
+class RulesetLike(Protocol):
+    """A ruleset as a game reads it: its id, and its parameters resolved for a choice of
+    options (:class:`napkit.spec.rulesets.Ruleset` is one)."""
+
+    @property
+    def id(self) -> str: ...
+
+    def option_values(self, choices: Mapping[str, str] | None = None) -> dict[str, str]: ...
+
+    def resolve(self, values: Mapping[str, str]) -> Mapping[str, object]: ...
+
+
+@dataclass(frozen=True, repr=False)
+class Game:
+    """A ruleset with its options, for a table of ``players`` (NAP-3.1.1, NAP-2.2.1, NAP-2.2.2).
+
+    Build one with :meth:`Game.create` (by ruleset id, reading ``spec/``) or directly from a
+    loaded :class:`~napkit.spec.rulesets.Ruleset`. Construction checks that the ruleset allows
+    this many players and that its pack can deal them, and raises :class:`SetupError` otherwise.
+
+    >>> from napkit import Game
+    >>> game = Game.create("pagat", 4)
+    >>> game.players, [bid.name for bid in game.rules.bids]
+    (4, ['Three', 'Four', 'Nap', 'Wellington'])
+    >>> [bid.id for bid in Game.create("pagat", 4, {"mis": "on"}).rules.bids]
+    ['three', 'mis', 'four', 'nap', 'wellington']
+    >>> Game.create("pagat", 11)
+    Traceback (most recent call last):
+    ...
+    napkit.errors.SetupError: NAP-3.1.1: pagat is played by 3, 4, 5, 6, 7, 8, 9, 10 players, not 11
+    """
+
+    ruleset: RulesetLike
+    players: int
+    options: Mapping[str, str] = field(default_factory=dict)
+    rules: Rules = field(init=False, repr=False, compare=False)
+    bid_index: Mapping[str, int] = field(init=False, repr=False, compare=False)
+    #: The engine's memo tables for this game (the pack, where the deal puts each card, the
+    #: calls legal at a point of the auction, a table's seating): the one place the engine
+    #: caches anything, so that a new game (or ``memo.clear()``) starts afresh.
+    memo: dict[Hashable, object] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        try:
+            values = self.ruleset.option_values(self.options)
+            params = self.ruleset.resolve(values)
+        except SpecError as exc:
+            raise SetupError("NAP-10.1.1", f"{self.ruleset.id}: {exc.message}") from None
+        object.__setattr__(self, "options", values)
+        rules = compile_rules(params, self.ruleset.id)
+        object.__setattr__(self, "rules", rules)
+        object.__setattr__(self, "bid_index", {b.id: b.index for b in rules.bids})
+        object.__setattr__(self, "memo", {})
+        _GAMES[id(self)] = self
+        check_table(rules, self.players, self.ruleset.id)
+
+    @classmethod
+    def create(cls, ruleset: str, players: int, options: Mapping[str, str] | None = None) -> Game:
+        """The game of the ruleset with this id in the spec folder."""
+        return _cached_game(ruleset, players, tuple(sorted((options or {}).items())))
+
+    @property
+    def id(self) -> str:
+        return self.ruleset.id
+
+    def __repr__(self) -> str:
+        # Short enough for a test failure or a log line: the ruleset, the table, the options.
+        return f"Game({self.ruleset.id!r}, {self.players}, {dict(self.options)!r})"
+
+    def pack(self, players: int | None = None) -> int:
+        """The pack (a mask) for a hand of this many players, the whole table by default."""
+        return pack_mask(pack_rank(self.rules, self.players if players is None else players))
+
+    def new_hand(self, dealer: int = 0, *, seats: tuple[int, ...] | None = None, pool: int = 0,
+                 funds: tuple[int, ...] | None = None, stakes: int = 1) -> HandState:
+        """A hand about to be dealt: the state waits for chance's
+        :class:`~napkit.engine.actions.Deal`.
+
+        ``seats`` are the seats taking part (all by default); ``pool`` what the pool holds;
+        ``funds`` each seat's chips where the match plays from a fixed stock (None: unlimited);
+        ``stakes`` the multiplier of NAP-9.4.1.
+        """
+        return new_hand(self, dealer, seats, pool, funds, stakes)
+
+
+@lru_cache(maxsize=256)
+def _cached_game(ruleset: str, players: int, options: tuple[tuple[str, str], ...]) -> Game:
+    if _finder is None:
+        raise SetupError("NAP-10.1.1", f"no ruleset {ruleset!r}: no rulesets are known here "
+                                       "(import napkit, or call set_ruleset_finder)")
+    return Game(_finder(ruleset), players, dict(options))
+
+
+# Game.create's way to a ruleset by id: set by napkit/__init__.py to the spec folder's.
+_finder: Callable[[str], RulesetLike] | None = None
+
+
+def set_ruleset_finder(find: Callable[[str], RulesetLike]) -> None:
+    """Make :meth:`Game.create` find rulesets by id with ``find``, which raises
+    :class:`~napkit.errors.SetupError` (NAP-10.1.1) for an id it does not know."""
+    global _finder  # noqa: PLW0603
+    _finder = find
+    _cached_game.cache_clear()
+
+
+# Every game alive, so that clear_memos reaches the memo of each.
+_GAMES: weakref.WeakValueDictionary[int, Game] = weakref.WeakValueDictionary()
+
+
+def clear_memos() -> None:
+    """Empty every memo of the engine: the games :meth:`Game.create` keeps, each game's memo,
+    the card tables' pack sets. Play after this runs every function a memo would let it skip,
+    which is what napkit.spec.coverage's tracer needs."""
+    _cached_game.cache_clear()
+    for game in list(_GAMES.values()):
+        game.memo.clear()
+    clear_pack_sets()

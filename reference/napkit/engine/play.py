@@ -1,0 +1,160 @@
+"""Play of the tricks: following suit, winning a trick, and the end of play (NAP-8).
+
+This is the engine's hot loop (``benchmarks/engine_throughput.py`` measures it), and the one
+module of the engine written for speed: it works on masks, unpacks a state once and builds
+the next one in one step (:func:`napkit.engine.state.rebuild`). ``legal_plays`` remembers the
+last state it listed and its playable mask, which ``apply_play`` reuses for a card played to
+that very state: states are immutable, so the same object means the same mask.
+"""
+
+from __future__ import annotations
+
+from napkit.engine.actions import PLAYS, Action, Play
+from napkit.engine.cards import SUIT_BITS, SUIT_NAMES, card_words, cards_of, names
+from napkit.engine.state import NOBODY, PLAY, H, HandData, Trick, rebuild
+from napkit.engine.trumps import OBLIGATIONS, fixed_by_lead, opening_leads
+from napkit.errors import IllegalActionError
+
+
+def start(state: H) -> H:
+    """Implements: NAP-7.2.1.
+
+    Once trumps are settled, the declarer leads to the first trick.
+    """
+    return state._replace(phase=PLAY, turn=state.declarer, leader=state.declarer)
+
+
+# For every suit and every 13-bit mask of it, the Play actions of its cards, lowest first.
+_SUIT_PLAYS: tuple[tuple[tuple[Play, ...], ...], ...] = tuple(
+    tuple(tuple(PLAYS[s * 13 + r] for r in range(13) if m >> r & 1) for m in range(1 << 13))
+    for s in range(4)
+)
+
+
+def playable(state: HandData) -> int:
+    """Implements: NAP-8.1.1, NAP-8.1.2, NAP-8.1.3.
+
+    The cards (a mask) the player to act may play. The leader may lead any card (the
+    declarer's first lead excepted: NAP-7.2.2). A player holding the suit led must play one
+    of it; one who holds none may play any card, and nobody must trump or beat the trick.
+    """
+    hand = state.hands[state.turn]
+    trick = state.trick
+    if not trick:
+        return opening_leads(state) if not state.tricks else hand
+    return hand & SUIT_BITS[trick[0] // 13] or hand
+
+
+def legal_plays(state: HandData) -> tuple[Action, ...]:
+    global _LAST_STATE, _LAST_MASK  # noqa: PLW0603
+    mask = _LAST_MASK = playable(state)
+    _LAST_STATE = state
+    t = _SUIT_PLAYS
+    return (t[0][mask & 0x1FFF] + t[1][mask >> 13 & 0x1FFF] + t[2][mask >> 26 & 0x1FFF]
+            + t[3][mask >> 39 & 0x1FFF])
+
+
+# The last state whose plays were listed, with its playable mask: apply_play reuses the mask
+# when the card is played to that very state (states are immutable, so it still holds).
+_LAST_STATE: HandData | None = None
+_LAST_MASK = 0
+
+
+def winning_card(trick: tuple[int, ...], trumps: int) -> int:
+    """Implements: NAP-8.2.1, NAP-2.1.1.
+
+    The position in the trick of the card that wins it: the highest trump, if any was played;
+    otherwise the highest card of the suit led. Cards of other suits never win. Which card is
+    higher is the ranking of NAP-2.1.1, the same in every suit (ace high, two low): within a
+    suit the higher card is the higher integer.
+    """
+    best = 0
+    top = trick[0]
+    for i in range(1, len(trick)):
+        card = trick[i]
+        if card // 13 == top // 13:
+            if card > top:
+                best, top = i, card
+        elif card // 13 == trumps:
+            best, top = i, card
+    return best
+
+
+def apply_play(state: H, action: Action) -> H:
+    """Implements: NAP-8.3.1.
+
+    Play one card to the trick. When every player has played, the trick goes to its winner,
+    who leads the next; play goes on until all five tricks are played (and nobody is then to
+    play: the conductor has the hand settled).
+    """
+    if type(action) is not Play:
+        # Which rule puts a card in this player's hand to play: following (NAP-8.1.1), the
+        # declarer's first lead (NAP-7.2.1), or the lead of a trick's winner (NAP-8.1.3).
+        if state.trick:
+            rule, what = "NAP-8.1.1", "play a card to the trick"
+        else:
+            rule, what = ("NAP-8.1.3" if state.tricks else "NAP-7.2.1"), "lead a card"
+        raise IllegalActionError(rule, f"seat {state.turn} is to {what}, not to {action}")
+    card = action.card
+    mask = _LAST_MASK if _LAST_STATE is state else playable(state)
+    if not (type(card) is int and 0 <= card < 52 and mask >> card & 1):
+        raise refusal(state, card)
+    # The next state: this one's fields, unpacked into locals (the cheapest way to read them
+    # all), with those the card changes replaced. The card is in the player's hand (it is
+    # playable), so flipping its bit takes it out.
+    (game, phase, seat, dealer, order, ring, hands, widow, stock, discards, seen, auction,
+     declarer, contract, trumps, leader, trick, tricks, won, pool, funds, ledger, stakes, log,
+     pending, result) = state
+    held = list(hands)
+    held[seat] ^= _BIT[card]
+    hands = tuple(held)
+    if trumps < 0:
+        trumps = fixed_by_lead(card)
+    trick += (card,)
+    log = (log, (seat, action))
+    nxt = ring[seat]
+    if nxt != leader:  # the trick goes on round the table until it comes back to its leader
+        return rebuild(state, (game, phase, nxt, dealer, order, ring, hands, widow, stock,
+                            discards, seen, auction, declarer, contract, trumps, leader, trick,
+                            tricks, won, pool, funds, ledger, stakes, log, pending, result))
+    winner = leader
+    for _ in range(winning_card(trick, trumps)):
+        winner = ring[winner]
+    tricks += (tuple.__new__(Trick, (leader, winner, trick)),)  # Trick(...), minus its __new__
+    if winner == declarer:
+        won += 1
+    # After the fifth trick nobody is to play: the conductor has the hand settled.
+    fields = (game, phase, winner if len(tricks) < 5 else NOBODY, dealer, order, ring, hands,
+              widow, stock, discards, seen,
+              auction, declarer, contract, trumps, winner, (), tricks, won, pool, funds, ledger,
+              stakes, log, pending, result)
+    return rebuild(state, fields)
+
+
+_BIT: tuple[int, ...] = tuple(1 << c for c in range(52))
+
+
+def refusal(state: HandData, card: object) -> IllegalActionError:
+    """Why a card may not be played, naming the rule it would break."""
+    seat = state.turn
+    hand = state.hands[seat]
+    if not (type(card) is int and 0 <= card < 52):
+        return IllegalActionError("NAP-2.1.1", f"{card!r} is not a card")
+    if not hand >> card & 1:
+        return IllegalActionError("NAP-4.2.1", f"seat {seat} does not hold {card_words(card)}")
+    if state.trick:
+        led = state.trick[0] // 13
+        held = hand & SUIT_BITS[led]
+        return IllegalActionError(
+            "NAP-8.1.1", f"must follow {SUIT_NAMES[led]}; holds {_words(held)}")
+    bid = state.game.rules.bids[state.contract]
+    return IllegalActionError(
+        "NAP-7.2.2", f"a {bid.name} declarer must {OBLIGATIONS.get(bid.lead, 'lead')} to the "
+                     f"first trick: {names(opening_leads(state))}, not {card_words(card)}")
+
+
+def _words(mask: int) -> str:
+    cards = [card_words(c) for c in cards_of(mask)]
+    if not cards:
+        return "none of them"
+    return cards[0] if len(cards) == 1 else ", ".join(cards[:-1]) + " and " + cards[-1]

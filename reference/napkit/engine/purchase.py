@@ -1,0 +1,134 @@
+"""Purchases: buying new cards from the stock before the auction (NAP-6.2)."""
+
+from __future__ import annotations
+
+import random
+
+from napkit.engine.actions import Action, Buy, Reshuffle
+from napkit.engine.cards import cards_of, check_pack, names
+from napkit.engine.state import CHANCE, NOBODY, POOL, PURCHASE, RESHUFFLE, H, HandData, Payment
+from napkit.errors import IllegalActionError
+
+
+def start(state: H) -> H:
+    """After the deal, where the ruleset has purchases: each player in turn from the dealer's
+    left (NAP-6.2.1)."""
+    return state._replace(phase=PURCHASE, turn=state.order[0])
+
+
+def _cost(state: HandData) -> int:
+    purchase = state.game.rules.purchase
+    return purchase.cost if purchase is not None else 0
+
+
+def _limit(state: HandData) -> int:
+    """Implements: NAP-6.2.2.
+
+    The most cards a buyer may discard: as many as the stock holds (limit), or as many as the
+    stock and the cards already discarded in this hand together hold (reshuffle discards).
+    """
+    purchase = state.game.rules.purchase
+    if purchase is None or purchase.short_stock == "limit":
+        return len(state.stock)
+    return len(state.stock) + len(state.discards)
+
+
+def _submasks(mask: int) -> list[int]:
+    out = []
+    sub = mask
+    while True:
+        out.append(sub)
+        if sub == 0:
+            break
+        sub = (sub - 1) & mask
+    out.sort(key=lambda m: (m.bit_count(), m))
+    return out
+
+
+def _can_pay(state: HandData, seat: int) -> bool:
+    return state.funds is None or state.funds[seat] >= _cost(state)
+
+
+def legal_buys(state: HandData) -> tuple[Action, ...]:
+    """Buy nothing, or discard any one or more cards up to the limit (NAP-6.2.1)."""
+    if not _can_pay(state, state.turn):
+        return (Buy(0),)
+    limit = _limit(state)
+    return tuple(Buy(m) for m in _submasks(state.hands[state.turn]) if m.bit_count() <= limit)
+
+
+def apply_buy(state: H, action: Action) -> H:
+    """Implements: NAP-6.2.1.
+
+    In turn from the dealer's left, each player once: pay the cost into the pool, discard the
+    chosen cards face down, and be dealt as many from the top of the stock; or buy nothing and
+    pay nothing.
+    """
+    seat = state.turn
+    if not isinstance(action, Buy):
+        raise IllegalActionError("NAP-6.2.1", f"it is seat {seat}'s turn to buy, not to {action}")
+    hand = state.hands[seat]
+    cards = action.cards
+    if cards & ~hand:
+        raise IllegalActionError("NAP-6.2.1",
+                                 f"seat {seat} does not hold {names(cards & ~hand)}")
+    log = (state.log, (seat, action))
+    if cards == 0:
+        return _next_buyer(state._replace(log=log))
+    cost = _cost(state)
+    if not _can_pay(state, seat):
+        raise IllegalActionError("NAP-6.2.1", f"seat {seat} cannot pay {cost} to buy")
+    want = cards.bit_count()
+    if want > _limit(state):
+        raise IllegalActionError(
+            "NAP-6.2.2", f"seat {seat} may discard at most {_limit(state)} cards, not {want}")
+    funds = state.funds
+    if funds is not None:
+        funds = funds[:seat] + (funds[seat] - cost,) + funds[seat + 1:]
+    paid = state._replace(pool=state.pool + cost, funds=funds, log=log,
+                          ledger=state.ledger + (Payment(seat, POOL, cost, "NAP-6.2.1"),))
+    drawn = state.stock[:want]
+    new_hand = hand & ~cards
+    for card in drawn:
+        new_hand |= 1 << card
+    hands = paid.hands[:seat] + (new_hand,) + paid.hands[seat + 1:]
+    if want <= len(state.stock):
+        return _next_buyer(paid._replace(hands=hands, stock=state.stock[want:],
+                                         discards=state.discards + cards_of(cards)))
+    # The stock runs out: the earlier discards are shuffled into a new stock (chance).
+    return paid._replace(hands=hands, stock=(), phase=RESHUFFLE, turn=CHANCE, pending=cards)
+
+
+def _buyer(state: HandData) -> int:
+    """The seat whose purchase waits on a reshuffle: the last to act in the history."""
+    return state.log[1][0] if state.log else -1
+
+
+def sample_reshuffle(state: HandData, rng: random.Random) -> Reshuffle:
+    stock = list(state.discards)
+    rng.shuffle(stock)
+    return Reshuffle(tuple(stock))
+
+
+def apply_reshuffle(state: H, action: Action) -> H:
+    """The discards so far, shuffled, become the stock; the purchase is completed from it."""
+    if not isinstance(action, Reshuffle):
+        raise IllegalActionError("NAP-6.2.2", f"the discards must be reshuffled, not {action}")
+    check_pack(action.stock, sum(1 << c for c in state.discards), "NAP-6.2.2")
+    seat = _buyer(state)
+    hand = state.hands[seat]
+    short = 5 - hand.bit_count()  # the cards the stock could not supply
+    for card in action.stock[:short]:
+        hand |= 1 << card
+    hands = state.hands[:seat] + (hand,) + state.hands[seat + 1:]
+    done = state._replace(
+        hands=hands, stock=action.stock[short:], discards=cards_of(state.pending), pending=0,
+        phase=PURCHASE, turn=seat, log=(state.log, (CHANCE, action)))
+    return _next_buyer(done)
+
+
+def _next_buyer(state: H) -> H:
+    seat = state.turn
+    if seat == state.order[-1]:
+        return state._replace(phase=PURCHASE, turn=NOBODY)  # the auction comes next
+    return state._replace(turn=state.ring[seat])

@@ -1,0 +1,145 @@
+"""A player's actions as text, as a person types them at the table.
+
+``pass``, ``bid nap`` (a bid by its id in the ruleset), ``peek``, ``buy AS KD`` or
+``buy nothing``, ``take``, ``leave``, ``discard 10H``, ``name hearts`` (or ``name H``),
+``play 10H`` or just ``10H``, ``ante``, ``sit out``. Case and extra spaces do not matter. The
+``str()`` of every player's action (``take the widow``, ``name H trumps``...) is read back as
+that action. Cards are read by :func:`napkit.engine.cards.parse_card`.
+
+Parsing checks only the form: whether the action is legal is for the engine to say, with its
+rule id (a bid that the ruleset does not have is refused by the auction, NAP-5.2.2).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from napkit.engine.actions import (
+    ANTE,
+    DISCARDS,
+    LEAVE_WIDOW,
+    NAMES,
+    PASS,
+    PEEK,
+    PLAYS,
+    SIT_OUT,
+    TAKE_WIDOW,
+    Action,
+    Bid,
+    Buy,
+)
+from napkit.engine.cards import SUIT_LETTERS, SUIT_NAMES, parse_card
+
+FORMS = ("pass", "bid BID", "peek", "buy CARDS", "buy nothing", "take", "leave", "discard CARD",
+         "name SUIT", "play CARD", "CARD", "ante", "sit out")
+"""What may be typed, for messages."""
+
+
+class NotationError(ValueError):
+    """Text that is not an action; ``str()`` is one line saying what may be typed."""
+
+
+def parse_action(text: str) -> Action:
+    """The player's action that ``text`` writes; :class:`NotationError` if it writes none.
+
+    >>> from napkit import parse_action
+    >>> parse_action("bid nap"), parse_action("10H")
+    (Bid(bid='nap'), Play(card=21))
+    >>> [str(parse_action(text)) for text in ("Bid Nap", "10h", "buy as, kd", "pass")]
+    ['bid nap', 'play 10H', 'buy AS KD', 'pass']
+    """
+    words = text.replace(",", " ").lower().split()
+    if not words:
+        raise _error(text, "nothing was typed")
+    head, rest = words[0], words[1:]
+    reader = _READERS.get(head)
+    if reader is not None:
+        return reader(text, rest)
+    if len(words) == 1:
+        try:
+            return PLAYS[parse_card(head)]  # a bare card is played
+        except ValueError:
+            pass
+    if words in (["sit", "out"], ["sitout"], ["sit-out"]):
+        return SIT_OUT
+    raise _error(text, f"{words[0]!r} is not an action")
+
+
+def _error(text: str, why: str) -> NotationError:
+    return NotationError(f"cannot read {text.strip()!r}: {why}; type one of: "
+                         + ", ".join(FORMS))
+
+
+def _bare(action: Action, *allowed: tuple[str, ...]) -> Callable[[str, list[str]], Action]:
+    def read(text: str, rest: list[str]) -> Action:
+        if not rest or tuple(rest) in allowed:
+            return action
+        raise _error(text, f"{action} takes nothing more")
+    return read
+
+
+def _bid(text: str, rest: list[str]) -> Action:
+    if not rest:
+        raise _error(text, "say which bid, as 'bid nap'")
+    return Bid("-".join(rest))  # 'bid nap without' is the bid nap-without
+
+
+def _card(text: str, word: str) -> int:
+    try:
+        return parse_card(word.upper())  # upper case, so that a message quotes 11H, not 11h
+    except ValueError as exc:
+        raise _error(text, str(exc)) from None
+
+
+def _one_card(kinds: tuple[Action, ...], verb: str) -> Callable[[str, list[str]], Action]:
+    def read(text: str, rest: list[str]) -> Action:
+        if len(rest) != 1:
+            raise _error(text, f"{verb} takes one card, as '{verb} 10H'")
+        return kinds[_card(text, rest[0])]
+    return read
+
+
+def _buy(text: str, rest: list[str]) -> Action:
+    if rest == ["nothing"]:
+        return Buy(0)
+    if not rest:
+        raise _error(text, "say which cards to discard, as 'buy AS KD', or 'buy nothing'")
+    mask = 0
+    for word in rest:
+        bit = 1 << _card(text, word)
+        if mask & bit:
+            raise _error(text, f"{word.upper()} is listed twice")
+        mask |= bit
+    return Buy(mask)
+
+
+_SUITS = {**{name: s for s, name in enumerate(SUIT_NAMES)},
+          **{name[:-1]: s for s, name in enumerate(SUIT_NAMES)},
+          **{letter.lower(): s for s, letter in enumerate(SUIT_LETTERS)}}
+
+
+def _name(text: str, rest: list[str]) -> Action:
+    if rest[-1:] == ["trumps"]:
+        rest = rest[:-1]
+    if len(rest) != 1 or rest[0] not in _SUITS:
+        raise _error(text, "name a suit: spades, hearts, diamonds, clubs (or S, H, D, C)")
+    return NAMES[_SUITS[rest[0]]]
+
+
+def _sit(text: str, rest: list[str]) -> Action:
+    if rest == ["out"]:
+        return SIT_OUT
+    raise _error(text, "did you mean 'sit out'?")
+
+
+# What the rulesets call the widow, with or without "the": "take the floater" is "take".
+_WIDOW_WORDS = tuple(words for name in ("widow", "floater", "floating card", "kitty")
+                     for words in (tuple(name.split()), ("the", *name.split())))
+
+_READERS: dict[str, Callable[[str, list[str]], Action]] = {
+    "pass": _bare(PASS), "bid": _bid, "peek": _bare(PEEK), "buy": _buy,
+    "take": _bare(TAKE_WIDOW, *_WIDOW_WORDS),
+    "leave": _bare(LEAVE_WIDOW, *_WIDOW_WORDS),
+    "discard": _one_card(DISCARDS, "discard"), "name": _name,
+    "play": _one_card(PLAYS, "play"), "ante": _bare(ANTE), "sit": _sit,
+}

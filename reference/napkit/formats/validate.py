@@ -1,0 +1,199 @@
+"""Validating recorded hands and matches: the schema first, then the rules, by replay.
+
+This is what ``napkit validate FILE...`` runs. A file (or ``-``, standard input) holds one
+record as a JSON document, or many as JSON Lines (one record a line, blank lines allowed). Each
+record is checked against the schema its ``format`` names (``napkit-hand/1`` or
+``napkit-match/1``) and, if the schema accepts it, replayed through the engine
+(:func:`napkit.formats.records.check_hand_record`). Every problem is reported on one line: where
+(the file, the line for JSON Lines, the JSON path or action index), the rule id where a rule is
+broken, and a sentence. One bad record never stops the others from being checked.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from napkit.formats.records import (
+    HAND_FORMAT,
+    MATCH_FORMAT,
+    Problem,
+    check_hand_record,
+    check_match_record,
+)
+from napkit.spec.schemas import schema_problems
+
+FORMATS = {HAND_FORMAT: "hand-record", MATCH_FORMAT: "match-record"}
+
+
+@dataclass(frozen=True)
+class Checked:
+    """One record's verdict: where it came from, what it is, and its problems (none: valid)."""
+
+    where: str  # "FILE" or "FILE:LINE"
+    kind: str  # "hand", "match", or "?" where the record could not be read far enough
+    summary: str  # "pagat, 4 players" for a readable record
+    problems: tuple[Problem, ...] = field(default=())
+
+    @property
+    def valid(self) -> bool:
+        return not self.problems
+
+    def lines(self) -> list[str]:
+        if self.valid:
+            return [f"{self.where}: valid {self.kind} ({self.summary})"]
+        return [f"{self.where}: {p}" for p in self.problems]
+
+
+def check_record(record: object, where: str) -> Checked:
+    """Check one parsed record: its schema, then its replay."""
+    if not isinstance(record, dict):
+        return Checked(where, "?", "", (Problem("$", None, "a record is a JSON object"),))
+    fmt = record.get("format")
+    schema = FORMATS.get(fmt) if isinstance(fmt, str) else None
+    if schema is None:
+        known = ", ".join(sorted(FORMATS))
+        return Checked(where, "?", "", (Problem("$.format", None,
+                                                f"unknown format {fmt!r} (one of {known})"),))
+    kind = schema.removesuffix("-record")
+    summary = _summary(record)
+    stage = "check"
+    try:
+        found = [Problem(path, None, message)
+                 for path, message in schema_problems(schema, record)]
+        if not found:
+            stage = "replay"
+            found = check_hand_record(record) if kind == "hand" else check_match_record(record)
+    except Exception as exc:  # a bug of ours must not end the batch: report it, go on
+        found = [Problem("$", None, f"napkit could not {stage} this record "
+                                    f"({type(exc).__name__}: {exc}); please report it")]
+    return Checked(where, kind, summary, tuple(found))
+
+
+def _summary(record: dict[str, Any]) -> str:
+    ruleset, players = record.get("ruleset"), record.get("players")
+    return f"{ruleset}, {players} players"
+
+
+def parse_text(text: str, name: str) -> Iterator[tuple[str, object | Problem]]:
+    """The records of one file's text: (where, the parsed value or the problem reading it).
+
+    A file that is one JSON document is one record. Otherwise it is read as JSON Lines, each
+    non-blank line a record, so that one malformed line spoils only itself.
+    """
+    whole = _load(text)
+    if not isinstance(whole, _Unread):
+        yield name, whole
+        return
+    lines = [(n, line) for n, line in enumerate(text.splitlines(), 1) if line.strip()]
+    # JSON Lines when a first value is followed by more, or (Python's reader having given up
+    # on the whole text) when the first line stands on its own, as a value or unreadable alone.
+    first = _load(lines[0][1]) if lines else None
+    many = (whole.error.msg == "Extra data" if whole.error is not None
+            else not isinstance(first, _Unread) or first.error is None)
+    if len(lines) <= 1 or not many:
+        yield name, whole.problem(text)
+        return
+    for number, line in lines:
+        value = _load(line)
+        yield f"{name}:{number}", (value.problem(line, per_line=True)
+                                   if isinstance(value, _Unread) else value)
+
+
+@dataclass(frozen=True)
+class _Unread:
+    """Why a text is not a JSON value: a syntax error (with its place), or ``reason``, where
+    Python's reader gave up on text that is not plain JSON (nesting too deep, a number too
+    long, NaN or Infinity)."""
+
+    error: json.JSONDecodeError | None
+    reason: str = ""
+
+    def problem(self, text: str, per_line: bool = False) -> Problem:
+        if self.error is None:
+            return Problem("$", None, f"not JSON: {self.reason}")
+        return _syntax(self.error, text, f"column {self.error.colno}" if per_line else "")
+
+
+def _not_json(constant: str) -> object:
+    raise ValueError(f"{constant} is not a JSON value")
+
+
+def _load(text: str) -> object:
+    """The JSON value of ``text``, or why it is not one (never an exception)."""
+    try:
+        return json.loads(text, parse_constant=_not_json)
+    except json.JSONDecodeError as exc:
+        return _Unread(exc)
+    except RecursionError:
+        return _Unread(None, "arrays or objects nested too deeply to read")
+    except ValueError as exc:  # NaN, Infinity, or a number of thousands of digits
+        reason = str(exc)
+        if "integer string conversion" in reason:
+            reason = "a number with too many digits to read"
+        return _Unread(None, reason)
+
+
+def _syntax(exc: json.JSONDecodeError, text: str, at: str = "") -> Problem:
+    ends = exc.pos >= len(text.rstrip())
+    hint = " (the text ends too soon: is it truncated?)" if ends else ""
+    return Problem(at or f"line {exc.lineno}, column {exc.colno}", None,
+                   f"not JSON: {exc.msg}{hint}")
+
+
+def read_source(source: str) -> tuple[str, str | Problem]:
+    """A file's text (``-``: standard input), or the problem reading it."""
+    if source == "-":
+        try:
+            return "<stdin>", sys.stdin.read()
+        except UnicodeDecodeError as exc:
+            return "<stdin>", Problem("$", None, f"not UTF-8 text ({exc.reason})")
+    try:
+        return source, Path(source).read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        return source, Problem("$", None, f"not UTF-8 text ({exc.reason} at byte {exc.start})")
+    except OSError as exc:
+        return source, Problem("$", None, f"cannot read: {exc.strerror or exc}")
+
+
+def check_sources(sources: Iterable[str]) -> Iterator[Checked]:
+    """Every record of every source, checked, in order."""
+    for source in sources:
+        name, text = read_source(source)
+        if isinstance(text, Problem):
+            yield Checked(name, "?", "", (text,))
+            continue
+        for where, value in parse_text(text, name):
+            if isinstance(value, Problem):
+                yield Checked(where, "?", "", (value,))
+            else:
+                yield check_record(value, where)
+
+
+def report(sources: list[str], *, quiet: bool = False, as_json: bool = False) -> tuple[
+        list[str], bool]:
+    """The lines ``napkit validate`` prints, and whether every record was valid. ``quiet``
+    leaves out the valid records (the summary line stays); ``as_json`` gives one JSON array,
+    an object per record (with ``quiet``, per invalid record)."""
+    checked = list(check_sources(sources))
+    valid = sum(c.valid for c in checked)
+    if as_json:
+        document = [{"where": c.where, "kind": c.kind, "valid": c.valid,
+                     "problems": [{"path": p.path, "rule": p.rule, "message": p.message}
+                                  for p in c.problems]}
+                    for c in checked if not (quiet and c.valid)]
+        return [json.dumps(document, indent=2)], bool(checked) and valid == len(checked)
+    out: list[str] = []
+    for c in checked:
+        if not (quiet and c.valid):
+            out.extend(c.lines())
+    records = "record" if len(checked) == 1 else "records"
+    out.append(f"{len(checked)} {records}: {valid} valid, {len(checked) - valid} invalid")
+    return out, bool(checked) and valid == len(checked)
+
+
+__all__ = ["Checked", "check_record", "check_sources", "parse_text", "report"]

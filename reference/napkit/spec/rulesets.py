@@ -1,0 +1,306 @@
+"""Rulesets (spec/rulesets/ID.json): inheritance, options, and resolving parameters.
+
+A :class:`RulesetFile` is a file as written; a :class:`Ruleset` is one after ``extends`` has
+been applied, with its options linked to the decisions register. ``Ruleset.resolve`` turns
+its parameters into the plain values the engine reads, for one choice of every option.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from napkit.errors import ChoiceError, SpecError, json_path
+from napkit.spec.decisions import Register
+from napkit.spec.loading import JSON, JSONObject
+from napkit.spec.sources import Citation
+
+# Beyond this many combinations, option_combinations varies one option at a time instead.
+COMBINATION_CAP = 4096
+
+
+@dataclass(frozen=True)
+class Option:
+    """A choice the players make before they play: a variation or a decision option."""
+
+    name: str
+    title: str
+    rule: str
+    choices: Mapping[str, str]
+    default: str
+    cite: tuple[Citation, ...]
+    decision: str | None
+    file: str  # the ruleset file that declares it (a parent's, when inherited)
+
+
+@dataclass(frozen=True)
+class RulesetFile:
+    """A ruleset file as written, before ``extends`` is applied."""
+
+    id: str
+    title: str
+    source: str
+    section: str
+    extends: str | None
+    summary: str
+    rules: Mapping[str, tuple[str, ...] | None]
+    options: Mapping[str, JSONObject | None]
+    params: Mapping[str, JSON]
+    file: str  # as shown in messages
+    path: Path
+
+
+@dataclass(frozen=True)
+class Ruleset:
+    """A ruleset with its inheritance applied: what is in force, its options and parameters."""
+
+    id: str
+    title: str
+    source: str
+    section: str
+    extends: str | None
+    summary: str
+    file: str
+    rules: Mapping[str, tuple[Citation, ...]]
+    options: Mapping[str, Option]
+    params: Mapping[str, JSON]
+    raw: RulesetFile
+    parent: Ruleset | None = None
+    # Which file gives each rule entry and each top-level parameter (a parent's, if inherited).
+    rule_files: Mapping[str, str] = field(default_factory=dict)
+    param_files: Mapping[str, str] = field(default_factory=dict)
+
+    def option_values(self, choices: Mapping[str, str] | None = None) -> dict[str, str]:
+        """Every option's value: the given choices, the defaults for the rest."""
+        values = {name: option.default for name, option in self.options.items()}
+        for name, choice in (choices or {}).items():
+            option = self.options.get(name)
+            if option is None:
+                known = ", ".join(sorted(self.options)) or "none"
+                raise ChoiceError(self.file, name,
+                                  f"{self.id} has no option {name!r} (its options: {known})")
+            if choice not in option.choices:
+                raise ChoiceError(self.file, name,
+                                  f"option {name} has no choice {choice!r} "
+                                  f"(choices: {', '.join(option.choices)})")
+            values[name] = choice
+        return values
+
+    def resolve(self, choices: Mapping[str, str] | None = None) -> JSONObject:
+        """The parameters with every switch replaced by its case and absent bids dropped."""
+        values = self.option_values(choices)
+        resolved: JSONObject = {}
+        for key, value in self.params.items():
+            where: list[str | int] = ["params", key]
+            file = self.param_files.get(key, self.file)
+            if key == "bids" and isinstance(value, list):
+                resolved[key] = [
+                    _resolve(_without_condition(bid), values, file, [*where, i])
+                    for i, bid in enumerate(value)
+                    if bid_present(bid, values)
+                ]
+            else:
+                resolved[key] = _resolve(value, values, file, where)
+        return resolved
+
+    def relevant_options(self) -> list[str]:
+        """The options that parameters switch on or bids depend on (others change no value)."""
+        found: set[str] = set()
+        _switches(dict(self.params), found)
+        return [name for name in self.options if name in found]
+
+    def option_combinations(self, only_relevant: bool = False) -> Iterator[dict[str, str]]:
+        """Every combination of option values (or of the relevant options, the rest default).
+
+        Past :data:`COMBINATION_CAP` combinations, yields the defaults and then each single
+        option varied through its choices with the others at their defaults.
+        """
+        names = self.relevant_options() if only_relevant else list(self.options)
+        defaults = {name: option.default for name, option in self.options.items()}
+        choice_lists = [list(self.options[name].choices) or [defaults[name]] for name in names]
+        count = 1
+        for choice_list in choice_lists:
+            count *= len(choice_list)
+        if count <= COMBINATION_CAP:
+            for combo in itertools.product(*choice_lists):
+                yield {**defaults, **dict(zip(names, combo, strict=True))}
+            return
+        yield dict(defaults)
+        for name, choice_list in zip(names, choice_lists, strict=True):
+            for choice in choice_list:
+                if choice != defaults[name]:
+                    yield {**defaults, name: choice}
+
+    def decision_ids(self) -> list[str]:
+        """Every decision this ruleset relies on, in id order."""
+        found = {c.decision for cites in self.rules.values() for c in cites if c.decision}
+        for option in self.options.values():
+            found.update(c.decision for c in option.cite if c.decision)
+        return sorted(found)
+
+
+def is_switch(value: JSON) -> bool:
+    """``{"by_option": NAME, "cases": {...}}``."""
+    return isinstance(value, dict) and "by_option" in value and isinstance(value.get("cases"), dict)
+
+
+def _switches(value: JSON, found: set[str]) -> None:
+    if isinstance(value, dict):
+        if is_switch(value):
+            found.add(str(value["by_option"]))
+        condition = value.get("only_when")
+        if isinstance(condition, dict) and isinstance(condition.get("option"), str):
+            found.add(str(condition["option"]))
+        for item in value.values():
+            _switches(item, found)
+    elif isinstance(value, list):
+        for item in value:
+            _switches(item, found)
+
+
+def bid_present(bid: JSON, values: Mapping[str, str]) -> bool:
+    """Whether a bid exists under these option values (its only_when holds, or it has none)."""
+    if not isinstance(bid, dict):
+        return True
+    condition = bid.get("only_when")
+    if not isinstance(condition, dict):
+        return True
+    wanted = condition.get("choices")
+    return isinstance(wanted, list) and values.get(str(condition.get("option"))) in wanted
+
+
+def _without_condition(bid: JSON) -> JSON:
+    # Once applied, the condition is not part of the bid the engine reads.
+    if isinstance(bid, dict):
+        return {k: v for k, v in bid.items() if k != "only_when"}
+    return bid
+
+
+def _resolve(value: JSON, values: Mapping[str, str], file: str, where: list[str | int]) -> JSON:
+    if isinstance(value, dict):
+        if is_switch(value):
+            name = str(value["by_option"])
+            cases = value["cases"]
+            assert isinstance(cases, dict)
+            if name not in values:
+                raise SpecError(file, json_path([*where, "by_option"]),
+                                f"switches on option {name!r}, which the ruleset does not have")
+            chosen = values[name]
+            if chosen not in cases:
+                raise SpecError(file, json_path([*where, "cases"]),
+                                f"has no case for {name} = {chosen!r}")
+            return _resolve(cases[chosen], values, file, [*where, "cases", chosen])
+        return {k: _resolve(v, values, file, [*where, k]) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_resolve(v, values, file, [*where, i]) for i, v in enumerate(value)]
+    return value
+
+
+def ruleset_file_from_document(document: JSONObject, path: Path, shown: str) -> RulesetFile:
+    """Build a :class:`RulesetFile` from a schema-valid ruleset document."""
+    rules = document["rules"]
+    options = document.get("options", {})
+    params = document.get("params", {})
+    assert isinstance(rules, dict)
+    assert isinstance(options, dict)
+    assert isinstance(params, dict)
+    extends = document.get("extends")
+    return RulesetFile(
+        id=str(document["id"]),
+        title=str(document["title"]),
+        source=str(document["source"]),
+        section=str(document["section"]),
+        extends=str(extends) if isinstance(extends, str) else None,
+        summary=str(document["summary"]),
+        rules={k: tuple(str(c) for c in v) if isinstance(v, list) else None
+               for k, v in rules.items()},
+        options={k: v if isinstance(v, dict) else None for k, v in options.items()},
+        params=params,
+        file=shown,
+        path=path,
+    )
+
+
+def build_ruleset(raw: RulesetFile, files: Mapping[str, RulesetFile],
+                  register: Register) -> Ruleset:
+    """Apply ``extends`` (parents looked up in ``files``) and link decision options.
+
+    Raises :class:`SpecError` for a parent that is missing, of another source, or a cycle.
+    """
+    chain = [raw]
+    seen = {raw.id}
+    child = raw
+    while child.extends is not None:
+        parent = files.get(child.extends)
+        if parent is None:
+            message = f"extends {child.extends!r}, which is not a ruleset of the spec"
+            raise SpecError(raw.file, "$.extends", _through(raw, child, message))
+        if parent.source != child.source:
+            message = (f"extends {parent.id}, a ruleset of another source ({parent.source}); "
+                       "a ruleset extends only rulesets of its own source")
+            raise SpecError(raw.file, "$.extends", _through(raw, child, message))
+        if parent.id in seen:
+            names = " -> ".join([*(c.id for c in chain), parent.id])
+            raise SpecError(raw.file, "$.extends", f"extends in a circle: {names}")
+        seen.add(parent.id)
+        chain.append(parent)
+        child = parent
+    ruleset: Ruleset | None = None
+    for layer in reversed(chain):
+        ruleset = _layer(ruleset, layer, register)
+    assert ruleset is not None
+    return ruleset
+
+
+def _through(raw: RulesetFile, child: RulesetFile, message: str) -> str:
+    return message if child is raw else f"through {child.id}, which {message}"
+
+
+def _layer(parent: Ruleset | None, raw: RulesetFile, register: Register) -> Ruleset:
+    rules = dict(parent.rules) if parent else {}
+    rule_files = dict(parent.rule_files) if parent else {}
+    for rule_id, cites in raw.rules.items():
+        if cites is None:
+            rules.pop(rule_id, None)
+            rule_files.pop(rule_id, None)
+        else:
+            rules[rule_id] = tuple(Citation.parse(c) for c in cites)
+            rule_files[rule_id] = raw.file
+    options = dict(parent.options) if parent else {}
+    for name, spec in raw.options.items():
+        if spec is None:
+            options.pop(name, None)
+        else:
+            options[name] = _option(name, spec, raw.file, register)
+    params = dict(parent.params) if parent else {}
+    param_files = dict(parent.param_files) if parent else {}
+    for key, value in raw.params.items():
+        params[key] = value
+        param_files[key] = raw.file
+    return Ruleset(
+        id=raw.id, title=raw.title, source=raw.source, section=raw.section,
+        extends=raw.extends, summary=raw.summary, file=raw.file,
+        rules=rules, options=options, params=params, raw=raw, parent=parent,
+        rule_files=rule_files, param_files=param_files,
+    )
+
+
+def _option(name: str, spec: JSONObject, file: str, register: Register) -> Option:
+    decision_id = spec.get("decision")
+    if isinstance(decision_id, str):
+        decision = register.get(decision_id)
+        if decision is None:
+            # Kept, empty, so that the checks can say what is wrong where.
+            return Option(name, f"(decision {decision_id} is not in the register)", "", {}, "",
+                          (Citation.parse(decision_id),), decision_id, file)
+        return Option(name, decision.title, decision.rule, dict(decision.alternatives),
+                      decision.default, (Citation.parse(decision_id),), decision_id, file)
+    choices = spec["choices"]
+    cite = spec["cite"]
+    assert isinstance(choices, dict)
+    assert isinstance(cite, list)
+    return Option(name, str(spec["title"]), str(spec["rule"]),
+                  {str(k): str(v) for k, v in choices.items()}, str(spec["default"]),
+                  tuple(Citation.parse(str(c)) for c in cite), None, file)

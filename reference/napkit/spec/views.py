@@ -1,0 +1,302 @@
+"""What ``napkit rules`` prints: each view is a list of lines, wrapped at 100 columns."""
+
+from __future__ import annotations
+
+import textwrap
+from collections.abc import Iterable, Mapping
+
+from napkit.spec.catalog import Spec
+from napkit.spec.compare import Difference
+from napkit.spec.decisions import Decision
+from napkit.spec.lawbook import Rule
+from napkit.spec.loading import JSON
+from napkit.spec.render import format_players, param_values
+from napkit.spec.rulesets import Ruleset, is_switch
+from napkit.spec.sources import Citation
+
+WIDTH = 100
+
+
+def wrap(text: str, indent: str = "", width: int = WIDTH) -> list[str]:
+    """Wrap each paragraph of ``text`` (paragraphs are separated by blank lines)."""
+    lines: list[str] = []
+    for n, paragraph in enumerate(p for p in text.split("\n\n") if p.strip()):
+        if n:
+            lines.append("")
+        lines += textwrap.wrap(" ".join(paragraph.split()), width, initial_indent=indent,
+                               subsequent_indent=indent, break_on_hyphens=False) or [indent]
+    return lines
+
+
+def table(rows: list[list[str]], width: int = WIDTH) -> list[str]:
+    """Columns padded to their widest cell; the last column wraps within ``width``."""
+    if not rows:
+        return []
+    widths = [max(len(row[c]) for row in rows) for c in range(len(rows[0]) - 1)]
+    start = sum(w + 2 for w in widths)
+    room = max(20, width - start)
+    lines = []
+    for row in rows:
+        head = "  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=False))
+        last = textwrap.wrap(row[-1], room, break_on_hyphens=False) or [""]
+        lines.append(f"{head}  {last[0]}".rstrip())
+        lines += [" " * start + more for more in last[1:]]
+    return lines
+
+
+def cite_list(spec: Spec, source_file: str, citations: Iterable[Citation],
+              with_file: bool = False) -> str:
+    """Citations joined by "; ", lines of one section together: ``L78, L80 ("Deal")``.
+
+    With ``with_file``, the file is named too: ``L17 (004_d686e73063261d6b.txt, "Deal")``; a
+    decision is shown with its title: ``DEC-021 (Peep Nap: starting chips)``.
+    """
+    source = spec.index.get(source_file)
+    groups: list[tuple[str, list[str]]] = []  # (where, citation texts)
+    for citation in citations:
+        if citation.decision is not None:
+            decision = spec.register.get(citation.decision)
+            title = f" ({decision.title})" if decision else ""
+            groups.append(("", [f"{citation.decision}{title}"]))
+            continue
+        section = source.section_at(citation.first) if source else None
+        where = [source_file] if with_file else []
+        if section is not None:
+            where.append(f'"{section.title}"')
+        label = f" ({', '.join(where)})" if where else ""
+        if groups and groups[-1][0] == label and label:
+            groups[-1][1].append(citation.text)
+        else:
+            groups.append((label, [citation.text]))
+    return "; ".join(", ".join(texts) + label for label, texts in groups)
+
+
+def players_text(ruleset: Ruleset) -> str:
+    """Allowed player counts with the default options (and any more an option allows)."""
+    default = _counts(ruleset.resolve().get("players"))
+    others: set[int] = set()
+    _player_leaves(ruleset.params.get("players"), others)
+    extra = others - set(default)
+    shown = format_players(default) or "?"
+    return f"{shown} (+{format_players(extra)} by option)" if extra else shown
+
+
+def _counts(value: JSON) -> list[int]:
+    return [n for n in value if isinstance(n, int)] if isinstance(value, list) else []
+
+
+def _player_leaves(value: JSON, out: set[int]) -> None:
+    if isinstance(value, dict) and is_switch(value):
+        cases = value["cases"]
+        for case in cases.values() if isinstance(cases, dict) else []:
+            _player_leaves(case, out)
+    else:
+        out.update(_counts(value))
+
+
+# --- napkit rules list -----------------------------------------------------------------------
+
+
+def list_view(spec: Spec) -> list[str]:
+    rows = [["id", "source", "players", "extends", "title"]]
+    for ruleset in sorted(spec.rulesets.values(), key=lambda r: (r.source, r.id)):
+        rows.append([ruleset.id, ruleset.source, players_text(ruleset), ruleset.extends or "-",
+                     ruleset.title])
+    return table(rows)
+
+
+# --- napkit rules show -----------------------------------------------------------------------
+
+
+def show_view(spec: Spec, ruleset: Ruleset, choices: Mapping[str, str]) -> list[str]:
+    resolved = ruleset.resolve(choices)
+    source = spec.index.get(ruleset.source)
+    lines = [f"{ruleset.id}  {ruleset.title}"]
+    lines.append(f"source:   {ruleset.source}"
+                 + (f' ("{source.title}")' if source else "") + f", {ruleset.section}")
+    if ruleset.extends:
+        lines.append(f"extends:  {ruleset.extends}")
+    lines.append(f"players:  {players_text(ruleset)}")
+    if choices:
+        lines.append("options:  " + ", ".join(f"{k}={v}" for k, v in choices.items()))
+    lines.append("")
+    lines += wrap(ruleset.summary)
+    chapter_id = None
+    for rule in spec.lawbook:
+        if rule.id not in ruleset.rules:
+            continue
+        if rule.chapter_id != chapter_id:
+            chapter_id = rule.chapter_id
+            chapter = next(c for c in spec.lawbook.chapters if c.id == chapter_id)
+            lines += ["", f"{chapter.id}  {chapter.title.upper()}"]
+        lines += ["", f"{rule.id}  {rule.title}"]
+        lines += wrap(rule.text, "    ")
+        cites = cite_list(spec, ruleset.source, ruleset.rules[rule.id])
+        lines += hang("sources: ", cites, "  ")
+        lines += _values(rule, resolved, "  ")
+    if ruleset.options:
+        lines += ["", "OPTIONS (* marks the default)"]
+        for name, option in ruleset.options.items():
+            about = ", ".join(x for x in (option.rule, option.decision) if x)
+            lines += ["", *hang(f"{name}  ", f"{option.title} ({about})", "")]
+            lines += _choice_lines(option.choices, option.default, choices.get(name))
+    decision_ids = ruleset.decision_ids()
+    if decision_ids:
+        lines += ["", "DECISIONS RELIED ON"]
+        for decision_id in decision_ids:
+            decision = spec.register.get(decision_id)
+            title = decision.title if decision else "(not in the register)"
+            lines.append(f"  {decision_id}  {title}")
+    return lines
+
+
+def _values(rule: Rule, resolved: Mapping[str, JSON], indent: str) -> list[str]:
+    """The resolved values of the parameters ``rule`` reads."""
+    lines = []
+    for entry in rule.params:
+        # Show the most specific entries: "auction.rounds" rather than "auction" as well; and
+        # the ids of the bids once, under "bids".
+        if any(other.startswith(entry + ".") for other in rule.params) or (
+                entry == "bids[*].id" and "bids" in rule.params):
+            continue
+        pairs = param_values(resolved, entry)
+        if entry.startswith("bids[*]."):
+            if pairs:
+                lines += hang(f"{entry}: ", ", ".join(f"{b}={t}" for b, t in pairs), indent)
+        else:
+            for label, text in pairs:
+                lines += hang(f"{label} = ", text, indent)
+    return lines
+
+
+def hang(head: str, body: str, indent: str, more: str = "    ") -> list[str]:
+    """``head`` and ``body`` wrapped, continuation lines indented by ``more`` past ``indent``."""
+    return textwrap.wrap(head + " ".join(body.split()), WIDTH, initial_indent=indent,
+                         subsequent_indent=indent + more, break_on_hyphens=False)
+
+
+def _choice_lines(choices: Mapping[str, str], default: str, chosen: str | None) -> list[str]:
+    lines = []
+    for choice, text in choices.items():
+        mark = "*" if choice == default else " "
+        note = "  (chosen)" if chosen == choice else ""
+        lines += hang(f"    {mark} {choice}: ", text + note, "", "        ")
+    return lines
+
+
+# --- napkit rules rule -----------------------------------------------------------------------
+
+
+def rule_view(spec: Spec, rule: Rule) -> list[str]:
+    chapter = next(c for c in spec.lawbook.chapters if c.id == rule.chapter_id)
+    lines = [f"{rule.id}  {rule.title}",
+             f"kind:     {rule.kind}",
+             f"chapter:  {chapter.id} {chapter.title}",
+             f"section:  {rule.section_id} {rule.section_title}"]
+    if rule.params:
+        lines.append(f"params:   {', '.join(rule.params)}")
+    if rule.see:
+        lines.append(f"see:      {', '.join(rule.see)}")
+    lines.append("")
+    lines += wrap(rule.text)
+    in_force = [r for r in spec.rulesets.values() if rule.id in r.rules]
+    lines += ["", f"IN FORCE IN {len(in_force)} OF {len(spec.rulesets)} RULESETS"]
+    for ruleset in sorted(in_force, key=lambda r: (r.source, r.id)):
+        lines += ["", f"{ruleset.id}  ({ruleset.source})"]
+        lines += wrap(cite_list(spec, ruleset.source, ruleset.rules[rule.id]), "    ")
+        options = [o for o in ruleset.options.values() if o.rule == rule.id]
+        for option in options:
+            lines += wrap(f"option {option.name}: {', '.join(option.choices)} "
+                          f"(default {option.default})", "    ")
+        lines += _values(rule, ruleset.resolve(), "    ")
+    absent = sorted(r.id for r in spec.rulesets.values() if rule.id not in r.rules)
+    if absent:
+        lines += ["", *wrap(f"Not in force in: {', '.join(absent)}")]
+    return lines
+
+
+# --- napkit rules compare --------------------------------------------------------------------
+
+
+def compare_view(a: Ruleset, b: Ruleset, differences: list[Difference], *,
+                 choices_a: Mapping[str, str], choices_b: Mapping[str, str]) -> list[str]:
+    label_a, label_b = (a.id, b.id) if a.id != b.id else ("A", "B")
+    width = max(len(label_a), len(label_b))
+    lines = []
+    for label, ruleset, choices in ((label_a, a, choices_a), (label_b, b, choices_b)):
+        named = "" if label == ruleset.id else f"{ruleset.id}: "
+        line = f"{named}{ruleset.title} ({ruleset.source}; {ruleset.section})"
+        if choices:
+            line += " with " + ", ".join(f"{k}={v}" for k, v in choices.items())
+        lines += hang(f"{label.ljust(width)}  ", line, "", " " * (width + 2))
+    rule_id: str | None = None
+    for difference in differences:
+        if difference.rule_id != rule_id:
+            rule_id = difference.rule_id
+            lines += ["", f"{rule_id or '(no rule)'}  {difference.rule_title}"]
+            for label, cites in ((label_a, difference.cites_a),
+                                 (label_b, difference.cites_b)):
+                if cites:
+                    lines += wrap(f"{label} cites {', '.join(cites)}", "    ")
+        lines.append(f"  {difference.path}")
+        lines += hang(f"{label_a.ljust(width)}: ", difference.a, "    ")
+        lines += hang(f"{label_b.ljust(width)}: ", difference.b, "    ")
+    rules = len({d.rule_id for d in differences})
+    lines.append("")
+    if differences:
+        lines.append(f"{len(differences)} {_plural(len(differences), 'difference')} in "
+                     f"{rules} {_plural(rules, 'rule')}.")
+    else:
+        lines.append("no differences.")
+    return lines
+
+
+def _plural(n: int, word: str) -> str:
+    return word if n == 1 else word + "s"
+
+
+# --- napkit rules decisions ------------------------------------------------------------------
+
+
+def decisions_view(spec: Spec) -> list[str]:
+    rows = [["id", "kind", "source", "rule", "default", "title"]]
+    for decision in spec.register:
+        rows.append([decision.id, decision.kind, decision.source[:3] + "…", decision.rule,
+                     decision.default, decision.title])
+    return table(rows)
+
+
+def decision_view(spec: Spec, decision: Decision) -> list[str]:
+    source = spec.index.get(decision.source)
+    rule = spec.lawbook.get(decision.rule)
+    lines = [f"{decision.id}  {decision.title}",
+             f"kind:     {decision.kind}",
+             f"source:   {decision.source}" + (f' ("{source.title}")' if source else ""),
+             f"rule:     {decision.rule}" + (f" {rule.title}" if rule else "")]
+    lines += hang("lines:    ", cite_list(spec, decision.source, decision.lines), "")
+    lines += ["", "QUESTION", *wrap(decision.question, "    ")]
+    lines += ["", "ALTERNATIVES (* marks the default)"]
+    lines += _choice_lines(decision.alternatives, decision.default, None)
+    lines += ["", "WHY", *wrap(decision.why, "    ")]
+    offered = [f"{r.id} (option {o.name})" for r in spec.rulesets.values()
+               for o in r.options.values() if o.decision == decision.id]
+    cited_by = [f"{r.id} ({', '.join(ids)})" for r in spec.rulesets.values()
+                if (ids := _citing(r, decision.id))]
+    lines += [""]
+    lines += hang("offered by: ", ", ".join(offered) or "no ruleset (a single alternative)", "")
+    lines += hang("cited by:   ", ", ".join(cited_by) or "no ruleset", "")
+    return lines
+
+
+def _citing(ruleset: Ruleset, decision_id: str) -> list[str]:
+    return [rule_id for rule_id, cites in ruleset.rules.items()
+            if any(c.decision == decision_id for c in cites)]
+
+
+def check_summary(problems: Iterable[object], what: str) -> str:
+    n = len(list(problems))
+    return f"{n} {_plural(n, 'problem')} in {what}." if n else f"{what}: no problems."
+
+
+__all__ = ["check_summary", "compare_view", "decision_view", "decisions_view", "list_view",
+           "rule_view", "show_view", "wrap"]
