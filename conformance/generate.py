@@ -34,8 +34,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from napkit import coverage
-from napkit.actions import (
+from napkit.engine.actions import (
     ANTE,
     LEAVE_WIDOW,
     PASS,
@@ -56,15 +55,20 @@ from napkit.actions import (
     SitOut,
     TakeWidow,
 )
-from napkit.cards import SPADES, SUIT_BITS, SUIT_NAMES, card_name, card_words, cards_of, parse_card
-from napkit.errors import RuleError
-from napkit.formats import action_from_json, action_to_json
-from napkit.game import Game, default_spec
-from napkit.match import MatchState, new_match
-from napkit.purchase import _limit as purchase_limit
-from napkit.records import hand_outcome, match_actions
-from napkit.rulesets import Ruleset
-from napkit.state import (
+from napkit.engine.cards import (
+    SPADES,
+    SUIT_BITS,
+    SUIT_NAMES,
+    card_name,
+    card_words,
+    cards_of,
+    parse_card,
+)
+from napkit.engine.game import Game
+from napkit.engine.hand import HandState
+from napkit.engine.match import MatchState, new_match
+from napkit.engine.purchase import _limit as purchase_limit
+from napkit.engine.state import (
     AUCTION,
     CHANCE,
     DEAL,
@@ -74,9 +78,14 @@ from napkit.state import (
     PLAY,
     PURCHASE,
     RESHUFFLE,
-    HandState,
 )
-from napkit.trumps import opening_leads
+from napkit.engine.trumps import opening_leads
+from napkit.errors import RuleError
+from napkit.formats.records import hand_outcome, match_actions
+from napkit.formats.values import action_from_json, action_to_json
+from napkit.spec import coverage
+from napkit.spec.catalog import default_spec
+from napkit.spec.rulesets import Ruleset
 
 COMMAND = "python conformance/generate.py"
 HERE = Path(__file__).resolve().parent
@@ -339,13 +348,13 @@ def draw_start(game: Game, rng: random.Random) -> HandStart:
     rules = game.rules
     n = game.players
     seats = tuple(range(n))
-    if (rules.sit_out or rules.bankroll is not None) and n > 2 and rng.random() < 0.2:
+    if (rules.ante.sit_out or rules.match.bankroll is not None) and n > 2 and rng.random() < 0.2:
         seats = tuple(sorted(rng.sample(range(n), rng.randint(2, n - 1))))
     dealer = rng.choice(seats)
     pool = rng.choice((0, 0, 1, 2, 3, 4, 6, 9, 12)) if rules.pool else 0
     funds = None
-    if rules.bankroll is not None and rules.short_payment == "pay-what-you-have":
-        top = rng.choice((1, 2, 3, 5, rules.bankroll))
+    if rules.match.bankroll is not None and rules.match.short_payment == "pay-what-you-have":
+        top = rng.choice((1, 2, 3, 5, rules.match.bankroll))
         funds = tuple(rng.randint(1, top) if s in seats else 0 for s in range(n))
     stakes = 1
     if rules.throw_in_stakes != "unchanged" and rng.random() < 0.3:
@@ -510,15 +519,15 @@ def _peek(state: HandState, rng: random.Random) -> Candidates:
         return []
     rules = state.game.rules
     seat = state.turn
-    if rules.peek_cost is not None and (state.widow < 0 or state.seen >> seat & 1 or (
-            state.funds is not None and state.funds[seat] < rules.peek_cost)):
+    if rules.peek is not None and (state.widow < 0 or state.seen >> seat & 1 or (
+            state.funds is not None and state.funds[seat] < rules.peek.cost)):
         return [(seat, PEEK)]
     return []
 
 
 def _no_looks(state: HandState, rng: random.Random) -> Candidates:
     """A look asked for in a game that has no paid looks: the player is to pass or bid."""
-    if state.phase != AUCTION or state.game.rules.peek_cost is not None:
+    if state.phase != AUCTION or state.game.rules.peek is not None:
         return []
     return [(state.turn, PEEK)]
 
@@ -568,7 +577,8 @@ def _buy_limit(state: HandState, rng: random.Random) -> Candidates:
     if state.phase != PURCHASE:
         return []
     seat = state.turn
-    cost = state.game.rules.purchase_cost or 0
+    purchase = state.game.rules.purchase
+    cost = purchase.cost if purchase is not None else 0
     if state.funds is not None and state.funds[seat] < cost:
         return []
     limit = purchase_limit(state)
@@ -684,17 +694,17 @@ def possible(breach: Breach, game: Game) -> bool:
     if name == "bid-prerequisite":
         return any(b.requires for b in rules.bids)
     if name == "exchange":
-        return rules.exchange_when is not None and rules.widow
+        return rules.exchange is not None and rules.widow is not None
     if name == "naming":
         return any(b.trumps == "named" for b in rules.bids)
     if name == "look":
-        return rules.peek_cost is not None
+        return rules.peek is not None
     if name == "no-looks":
-        return rules.peek_cost is None
+        return rules.peek is None
     if name in ("buy", "buy-limit"):
-        return rules.purchase_cost is not None
+        return rules.purchase is not None
     if name == "reshuffle":
-        return rules.purchase_cost is not None and rules.short_stock != "limit"
+        return rules.purchase is not None and rules.purchase.short_stock != "limit"
     return True
 
 
@@ -969,13 +979,13 @@ def match_case(ruleset: Ruleset, index: int, name: str | None = None,
         game = Game.create(rid, players, options)
         rules = game.rules
         chips: int | None = None
-        if rules.bankroll is not None:
-            chips = rng.choice((2, 3, 4, 6, None)) if rng.random() < 0.8 else rules.bankroll
+        if rules.match.bankroll is not None:
+            chips = rng.choice((2, 3, 4, 6, None)) if rng.random() < 0.8 else rules.match.bankroll
         hands: int | None = rng.randint(1, 5)
-        if rules.match_end == "last-with-chips" or (
-                rules.bankroll is not None and chips is not None and chips <= 4
+        if rules.match.end == "last-with-chips" or (
+                rules.match.bankroll is not None and chips is not None and chips <= 4
                 and rng.random() < 0.3):
-            hands = None if rules.match_end != "agreed" else hands
+            hands = None if rules.match.end != "agreed" else hands
         match = play_match(game, hands, chips, rng, sit_out=rng.choice((0.0, 0.2, 0.5)))
         if match is None:
             continue
@@ -992,8 +1002,8 @@ def match_case(ruleset: Ruleset, index: int, name: str | None = None,
         if any(h.result is not None and h.result.thrown_in for h in match.hands[:-1]):
             tags.add("redeal")
         limit = "no agreed number of hands" if hands is None else f"at most {_n(hands, 'hand')}"
-        chips_words = "" if rules.bankroll is None else (
-            f", {chips if chips is not None else rules.bankroll} chips each")
+        chips_words = "" if rules.match.bankroll is None else (
+            f", {chips if chips is not None else rules.match.bankroll} chips each")
         knocked = ", ".join(str(s) for s in outcome["out"])
         words = (f"Generated: a match of {rid}, {players} players"
                  f"{_options_words(ruleset, dict(game.options))}, {limit}{chips_words}, "
@@ -1045,7 +1055,7 @@ TOP_SPADES = ("AS", "KS", "QS", "JS", "10S")
 def _scenario(ruleset: Ruleset, game: Game, number: int, bid: str) -> JSONObject | None:
     seed = seed_of(f"{ruleset.id}/match/made-{bid}/{number}")
     rng = random.Random(seed)
-    chips = game.rules.bankroll
+    chips = game.rules.match.bankroll
     match = _stacked_start(new_match(game, hands=2, chips=chips), rng)
     if match is None:
         return None
