@@ -129,7 +129,7 @@ def test_generated_cases_say_how_they_were_made() -> None:
             assert doc["generated"] == {"by": "python conformance/generate.py",
                                         "seed": doc["generated"]["seed"]}
             assert str(doc["description"]).startswith("Generated: "), path
-            # Compact and canonical: exactly what the generator writes.
+            # Canonical (indented, leaf lists on one line): exactly what the generator writes.
             assert path.read_text(encoding="utf-8") == generator().dumps(doc), path
         else:
             assert "generated" not in doc, path
