@@ -18,7 +18,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from napkit import _moved
 
 PACKAGE = Path(__file__).resolve().parent.parent / "reference" / "napkit"

@@ -10,7 +10,7 @@ from typing import cast
 from napkit.engine.actions import Action, Deal
 from napkit.engine.cards import cards_of, check_pack
 from napkit.engine.rules import GameLike
-from napkit.engine.state import CHANCE, NOBODY, H, HandData
+from napkit.engine.state import CHANCE, NOBODY, H, HandData, replace
 from napkit.errors import IllegalActionError, SetupError
 
 Five = tuple[int, int, int, int, int]  # a hand's cards as dealt
@@ -21,11 +21,11 @@ def _pack(game: GameLike, players: int) -> tuple[tuple[int, ...], int]:
     """The pack's cards in card order, and its mask, for a hand of this many players
     (NAP-2.2.1); kept in the game's memo, since every deal asks."""
     key = ("pack", players)
-    found = game.memo.get(key)
+    found: tuple[tuple[int, ...], int] | None = game.memo.get(key)
     if found is None:
         mask = game.pack(players)
         found = game.memo[key] = (cards_of(mask), mask)
-    return cast(tuple[tuple[int, ...], int], found)
+    return found
 
 
 def hand_pack(state: HandData) -> int:
@@ -60,9 +60,9 @@ def _layout(game: GameLike, n: int) -> Layout:
     4.2.3): for each seat clockwise from the dealer's left, a getter of its cards from the pack;
     the widow's place in the pack (-1: no widow); and where the stock begins."""
     key = ("layout", n)
-    found = game.memo.get(key)
+    found: Layout | None = game.memo.get(key)
     if found is not None:
-        return cast(Layout, found)
+        return found
     rules = game.rules
     places: list[list[int]] = [[] for _ in range(n)]
     pos = 0
@@ -103,6 +103,6 @@ def apply_deal(state: H, action: Action) -> H:
     for i, seat in enumerate(state.order):
         a, b, c, d, e = places[i](pack)  # five cards a hand (NAP-4.2.1)
         hands[seat] = bits[a] | bits[b] | bits[c] | bits[d] | bits[e]
-    return state._replace(
+    return replace(state,
         hands=tuple(hands), widow=pack[card_place] if card_place >= 0 else -1,
         stock=pack[stock_from:], log=(state.log, (CHANCE, action)), turn=NOBODY)

@@ -18,7 +18,7 @@ import weakref
 from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Protocol
+from typing import Any, Protocol
 
 from napkit.engine.cards import clear_pack_sets, pack_mask
 from napkit.engine.hand import HandState, new_hand
@@ -78,7 +78,7 @@ class Game:
     #: The engine's memo tables for this game (the pack, where the deal puts each card, the
     #: calls legal at a point of the auction, a table's seating): the one place the engine
     #: caches anything, so that a new game (or ``memo.clear()``) starts afresh.
-    memo: dict[Hashable, object] = field(init=False, repr=False, compare=False)
+    memo: dict[Hashable, Any] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         try:

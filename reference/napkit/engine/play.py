@@ -2,16 +2,17 @@
 
 This is the engine's hot loop (``benchmarks/engine_throughput.py`` measures it), and the one
 module of the engine written for speed: it works on masks, unpacks a state once and builds
-the next one in one step (:func:`napkit.engine.state.rebuild`). ``legal_plays`` remembers the
-last state it listed and its playable mask, which ``apply_play`` reuses for a card played to
-that very state: states are immutable, so the same object means the same mask.
+the next one in one step (``tuple.__new__`` of the state's class and all its fields).
+``legal_plays`` remembers the last state it listed and its playable mask, which ``apply_play``
+reuses for a card played to that very state: states are immutable, so the same object means
+the same mask.
 """
 
 from __future__ import annotations
 
 from napkit.engine.actions import PLAYS, Action, Play
 from napkit.engine.cards import SUIT_BITS, SUIT_NAMES, card_words, cards_of, names
-from napkit.engine.state import NOBODY, PLAY, H, HandData, Trick, rebuild
+from napkit.engine.state import NOBODY, PLAY, H, HandData, Trick, replace
 from napkit.engine.trumps import OBLIGATIONS, fixed_by_lead, opening_leads
 from napkit.errors import IllegalActionError
 
@@ -21,7 +22,7 @@ def start(state: H) -> H:
 
     Once trumps are settled, the declarer leads to the first trick.
     """
-    return state._replace(phase=PLAY, turn=state.declarer, leader=state.declarer)
+    return replace(state, phase=PLAY, turn=state.declarer, leader=state.declarer)
 
 
 # For every suit and every 13-bit mask of it, the Play actions of its cards, lowest first.
@@ -114,9 +115,10 @@ def apply_play(state: H, action: Action) -> H:
     log = (log, (seat, action))
     nxt = ring[seat]
     if nxt != leader:  # the trick goes on round the table until it comes back to its leader
-        return rebuild(state, (game, phase, nxt, dealer, order, ring, hands, widow, stock,
-                            discards, seen, auction, declarer, contract, trumps, leader, trick,
-                            tricks, won, pool, funds, ledger, stakes, log, pending, result))
+        return tuple.__new__(type(state), (
+            game, phase, nxt, dealer, order, ring, hands, widow, stock, discards, seen, auction,
+            declarer, contract, trumps, leader, trick, tricks, won, pool, funds, ledger, stakes,
+            log, pending, result))
     winner = leader
     for _ in range(winning_card(trick, trumps)):
         winner = ring[winner]
@@ -128,7 +130,7 @@ def apply_play(state: H, action: Action) -> H:
               widow, stock, discards, seen,
               auction, declarer, contract, trumps, winner, (), tricks, won, pool, funds, ledger,
               stakes, log, pending, result)
-    return rebuild(state, fields)
+    return tuple.__new__(type(state), fields)
 
 
 _BIT: tuple[int, ...] = tuple(1 << c for c in range(52))

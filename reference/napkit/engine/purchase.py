@@ -6,14 +6,24 @@ import random
 
 from napkit.engine.actions import Action, Buy, Reshuffle
 from napkit.engine.cards import cards_of, check_pack, names
-from napkit.engine.state import CHANCE, NOBODY, POOL, PURCHASE, RESHUFFLE, H, HandData, Payment
+from napkit.engine.state import (
+    CHANCE,
+    NOBODY,
+    POOL,
+    PURCHASE,
+    RESHUFFLE,
+    H,
+    HandData,
+    Payment,
+    replace,
+)
 from napkit.errors import IllegalActionError
 
 
 def start(state: H) -> H:
     """After the deal, where the ruleset has purchases: each player in turn from the dealer's
     left (NAP-6.2.1)."""
-    return state._replace(phase=PURCHASE, turn=state.order[0])
+    return replace(state, phase=PURCHASE, turn=state.order[0])
 
 
 def _cost(state: HandData) -> int:
@@ -74,7 +84,7 @@ def apply_buy(state: H, action: Action) -> H:
                                  f"seat {seat} does not hold {names(cards & ~hand)}")
     log = (state.log, (seat, action))
     if cards == 0:
-        return _next_buyer(state._replace(log=log))
+        return _next_buyer(replace(state, log=log))
     cost = _cost(state)
     if not _can_pay(state, seat):
         raise IllegalActionError("NAP-6.2.1", f"seat {seat} cannot pay {cost} to buy")
@@ -85,7 +95,7 @@ def apply_buy(state: H, action: Action) -> H:
     funds = state.funds
     if funds is not None:
         funds = funds[:seat] + (funds[seat] - cost,) + funds[seat + 1:]
-    paid = state._replace(pool=state.pool + cost, funds=funds, log=log,
+    paid = replace(state, pool=state.pool + cost, funds=funds, log=log,
                           ledger=state.ledger + (Payment(seat, POOL, cost, "NAP-6.2.1"),))
     drawn = state.stock[:want]
     new_hand = hand & ~cards
@@ -93,10 +103,10 @@ def apply_buy(state: H, action: Action) -> H:
         new_hand |= 1 << card
     hands = paid.hands[:seat] + (new_hand,) + paid.hands[seat + 1:]
     if want <= len(state.stock):
-        return _next_buyer(paid._replace(hands=hands, stock=state.stock[want:],
+        return _next_buyer(replace(paid, hands=hands, stock=state.stock[want:],
                                          discards=state.discards + cards_of(cards)))
     # The stock runs out: the earlier discards are shuffled into a new stock (chance).
-    return paid._replace(hands=hands, stock=(), phase=RESHUFFLE, turn=CHANCE, pending=cards)
+    return replace(paid, hands=hands, stock=(), phase=RESHUFFLE, turn=CHANCE, pending=cards)
 
 
 def _buyer(state: HandData) -> int:
@@ -121,7 +131,7 @@ def apply_reshuffle(state: H, action: Action) -> H:
     for card in action.stock[:short]:
         hand |= 1 << card
     hands = state.hands[:seat] + (hand,) + state.hands[seat + 1:]
-    done = state._replace(
+    done = replace(state,
         hands=hands, stock=action.stock[short:], discards=cards_of(state.pending), pending=0,
         phase=PURCHASE, turn=seat, log=(state.log, (CHANCE, action)))
     return _next_buyer(done)
@@ -130,5 +140,5 @@ def apply_reshuffle(state: H, action: Action) -> H:
 def _next_buyer(state: H) -> H:
     seat = state.turn
     if seat == state.order[-1]:
-        return state._replace(phase=PURCHASE, turn=NOBODY)  # the auction comes next
-    return state._replace(turn=state.ring[seat])
+        return replace(state, phase=PURCHASE, turn=NOBODY)  # the auction comes next
+    return replace(state, turn=state.ring[seat])

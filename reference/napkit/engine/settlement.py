@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from napkit.engine.state import NOBODY, OVER, POOL, H, HandData, Payment, Result
+from napkit.engine.state import NOBODY, OVER, POOL, H, HandData, Payment, Result, replace
 
 Debt = tuple[int, int, int, str]  # payer, payee, amount, rule
 
@@ -131,7 +131,7 @@ def settle(state: H) -> H:
     result = Result(False, declarer, bid.id, state.won, ok,
                     tuple([t[1] for t in state.tricks]), ledger, pool,
                     net(ledger, state.game.players))
-    return state._replace(phase=OVER, turn=NOBODY, pool=pool, funds=funds, ledger=ledger,
+    return replace(state, phase=OVER, turn=NOBODY, pool=pool, funds=funds, ledger=ledger,
                           result=result)
 
 
@@ -140,7 +140,7 @@ def throw_in(state: H) -> H:
     paid."""
     result = Result(True, -1, None, 0, None, (), state.ledger, state.pool,
                     net(state.ledger, state.game.players))
-    return state._replace(phase=OVER, turn=NOBODY, result=result)
+    return replace(state, phase=OVER, turn=NOBODY, result=result)
 
 
 def net(ledger: tuple[Payment, ...], players: int) -> tuple[int, ...]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from napkit.engine.actions import NAMES, Action, NameTrumps
 from napkit.engine.cards import SUIT_BITS, SUIT_NAMES, lowest_cards, lowest_in_suit, suit_of
-from napkit.engine.state import NAMING, NO_TRUMPS, NOBODY, H, HandData
+from napkit.engine.state import NAMING, NO_TRUMPS, NOBODY, H, HandData, replace
 from napkit.errors import IllegalActionError
 
 
@@ -16,11 +16,14 @@ def start(state: H) -> H:
     are named; a contract without trumps has none; where the first card led fixes them, they
     wait for it (NAP-7.1.1).
     """
-    bid = state.game.rules.bids[state.contract]
-    if bid.trumps == "named":
-        return state._replace(phase=NAMING, turn=state.declarer)
-    return state._replace(phase=NAMING, turn=NOBODY,
-                          trumps=NO_TRUMPS if bid.trumps == "none" else -1)
+    how = state.game.rules.bids[state.contract].trumps
+    if how == "named":
+        return replace(state, phase=NAMING, turn=state.declarer)
+    if how == "none":
+        return replace(state, phase=NAMING, turn=NOBODY, trumps=NO_TRUMPS)
+    # Trumps wait for the first card led (they are -1 from the deal): nothing to ask here.
+    return state if state.turn == NOBODY and state.trumps == -1 else replace(
+        state, phase=NAMING, turn=NOBODY, trumps=-1)
 
 
 def nameable(state: HandData) -> int:
@@ -51,7 +54,7 @@ def apply_name(state: H, action: Action) -> H:
     if not nameable(state) >> suit & 1:
         raise IllegalActionError(
             "NAP-7.1.2", f"the declarer holds no {SUIT_NAMES[suit]} and may not name a void suit")
-    return state._replace(trumps=suit, turn=NOBODY, log=(state.log, (state.declarer, action)))
+    return replace(state, trumps=suit, turn=NOBODY, log=(state.log, (state.declarer, action)))
 
 
 def fixed_by_lead(card: int) -> int:

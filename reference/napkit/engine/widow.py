@@ -13,7 +13,7 @@ from napkit.engine.actions import (
     TakeWidow,
 )
 from napkit.engine.cards import card_words
-from napkit.engine.state import DISCARD, EXCHANGE, NOBODY, POOL, H, HandData, Payment
+from napkit.engine.state import DISCARD, EXCHANGE, NOBODY, POOL, H, HandData, Payment, replace
 from napkit.errors import IllegalActionError
 
 
@@ -25,7 +25,7 @@ def dealer_look(state: H) -> H:
     """
     peek = state.game.rules.peek
     if peek is not None and peek.dealer_free and state.widow >= 0 and state.ring[state.dealer] >= 0:
-        return state._replace(seen=state.seen | 1 << state.dealer)
+        return replace(state, seen=state.seen | 1 << state.dealer)
     return state
 
 
@@ -57,7 +57,7 @@ def peek(state: H) -> H:
         if funds[seat] < cost:
             raise IllegalActionError("NAP-6.1.1", f"seat {seat} cannot pay {cost} for a look")
         funds = funds[:seat] + (funds[seat] - cost,) + funds[seat + 1:]
-    return state._replace(seen=state.seen | 1 << seat, pool=state.pool + cost, funds=funds,
+    return replace(state, seen=state.seen | 1 << seat, pool=state.pool + cost, funds=funds,
                           ledger=state.ledger + (Payment(seat, POOL, cost, "NAP-6.1.1"),),
                           log=(state.log, (seat, PEEK)))
 
@@ -77,17 +77,17 @@ def start_exchange(state: H) -> H:
     bid = rules.bids[state.contract]
     entitled = exchange is not None and state.widow >= 0 and (
         exchange.when == "any-contract" or (exchange.when == "bid-with" and bid.widow == "with"))
-    if exchange is None or not entitled:
-        return state._replace(phase=EXCHANGE, turn=NOBODY)  # no exchange in this hand
+    if exchange is None or not entitled:  # no exchange in this hand: nothing to ask
+        return state if state.turn == NOBODY else replace(state, phase=EXCHANGE, turn=NOBODY)
     if exchange.take == "must-take-widow":
         return _take(state, keep=1 << state.widow)
-    return state._replace(phase=EXCHANGE, turn=state.declarer)
+    return replace(state, phase=EXCHANGE, turn=state.declarer)
 
 
 def _take(state: H, keep: int) -> H:
     declarer = state.declarer
     hand = state.hands[declarer] | 1 << state.widow
-    return state._replace(
+    return replace(state,
         hands=state.hands[:declarer] + (hand,) + state.hands[declarer + 1:], widow=-1,
         seen=state.seen | 1 << declarer, phase=DISCARD, turn=declarer, pending=keep)
 
@@ -100,9 +100,9 @@ def apply_exchange(state: H, action: Action) -> H:
     """Take the widow into hand, or leave it, where the exchange is optional (NAP-6.3.1)."""
     log = (state.log, (state.turn, action))
     if isinstance(action, TakeWidow):
-        return _take(state._replace(log=log), keep=0)
+        return _take(replace(state, log=log), keep=0)
     if isinstance(action, LeaveWidow):
-        return state._replace(log=log, turn=NOBODY)
+        return replace(state, log=log, turn=NOBODY)
     raise IllegalActionError("NAP-6.3.1",
                              f"the declarer is to take or leave the widow, not to {action}")
 
@@ -127,7 +127,7 @@ def apply_discard(state: H, action: Action) -> H:
             "NAP-6.3.1", f"a declarer who must take the {state.game.rules.widow_name} discards "
                          f"one of the five cards dealt, not {card_words(card)}")
     hand &= ~(1 << card)
-    return state._replace(
+    return replace(state,
         hands=state.hands[:declarer] + (hand,) + state.hands[declarer + 1:],
         discards=state.discards + (card,), pending=0,
         log=(state.log, (declarer, action)), turn=NOBODY)
