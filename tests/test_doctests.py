@@ -13,9 +13,8 @@ import importlib
 import pkgutil
 from types import ModuleType
 
-import pytest
-
 import napkit
+import pytest
 from napkit import _moved
 
 OLD_PATHS = {*_moved.MOVED, "napkit.state", "napkit.game"}

@@ -10,7 +10,6 @@ from collections.abc import Iterator
 from typing import Any, get_args
 
 import pytest
-
 from napkit import paths
 from napkit.engine.game import Game
 from napkit.engine.rules import SWITCHES, Rules, compile_rules
@@ -121,5 +120,5 @@ def test_a_game_of_a_planted_value_cannot_be_built() -> None:
 
 
 def test_an_unknown_ruleset_id_is_a_setup_error() -> None:
-    with pytest.raises(SetupError, match="NAP-10.1.1"):
+    with pytest.raises(SetupError, match=r"NAP-10\.1\.1"):
         Game.create("no-such-ruleset", 4)
