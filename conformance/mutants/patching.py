@@ -125,10 +125,6 @@ def _restore_item(values: list[Any], index: int, original: object) -> Undo:
 
 
 def _fresh() -> None:
-    """Empty the engine's memo tables and forget its last listed plays."""
+    """Empty everything the engine remembers (napkit.engine.game.clear_memos): nothing the
+    unmutated engine computed may lend its answer to the mutant's, or the other way round."""
     reset_engine_caches()
-    # napkit.engine.play remembers the last state whose plays it listed; a state of the unmutated
-    # engine must not lend its answer to the mutant's (or the other way round).
-    play = sys.modules.get("napkit.engine.play")
-    if play is not None and hasattr(play, "_LAST_STATE"):
-        setattr(play, "_LAST_STATE", None)  # noqa: B010

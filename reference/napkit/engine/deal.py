@@ -52,6 +52,12 @@ def sample_deal(state: HandData, rng: random.Random) -> Deal:
 _SAMPLED: tuple[tuple[int, ...], int] = ((), 0)
 
 
+def forget() -> None:
+    """Forget the last drawn pack (see :func:`napkit.engine.game.clear_memos`)."""
+    global _SAMPLED  # noqa: PLW0603
+    _SAMPLED = ((), 0)
+
+
 _BITS: tuple[int, ...] = tuple(1 << c for c in range(52))
 
 

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Protocol
 
+from napkit.engine import deal, play
 from napkit.engine.cards import clear_pack_sets, pack_mask
 from napkit.engine.hand import HandState, new_hand
 from napkit.engine.rules import BidRule, Rules, check_table, compile_rules, pack_rank
@@ -148,10 +149,14 @@ _GAMES: weakref.WeakValueDictionary[int, Game] = weakref.WeakValueDictionary()
 
 
 def clear_memos() -> None:
-    """Empty every memo of the engine: the games :meth:`Game.create` keeps, each game's memo,
-    the card tables' pack sets. Play after this runs every function a memo would let it skip,
-    which is what napkit.spec.coverage's tracer needs."""
+    """Empty everything the engine remembers: the games :meth:`Game.create` keeps, each game's
+    memo, the card tables' pack sets, and the two identity checks of the hot paths (the play's
+    last listed state, the deal's last drawn pack). Play after this runs every function a memo
+    would let it skip, which is what napkit.spec.coverage's tracer needs, and nothing computed
+    before (by an engine since changed, as a conformance mutant changes it) is reused."""
     _cached_game.cache_clear()
     for game in list(_GAMES.values()):
         game.memo.clear()
     clear_pack_sets()
+    play.forget()
+    deal.forget()

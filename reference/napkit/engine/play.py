@@ -61,6 +61,12 @@ _LAST_STATE: HandData | None = None
 _LAST_MASK = 0
 
 
+def forget() -> None:
+    """Forget the last listed state (see :func:`napkit.engine.game.clear_memos`)."""
+    global _LAST_STATE  # noqa: PLW0603
+    _LAST_STATE = None
+
+
 def winning_card(trick: tuple[int, ...], trumps: int) -> int:
     """Implements: NAP-8.2.1, NAP-2.1.1.
 
