@@ -1,7 +1,8 @@
 """The conductor: the order of a hand's phases, and each action sent to its phase.
 
-A hand goes deal, purchase, auction, exchange, naming of trumps, play, settlement; a ruleset
-without purchases (or an exchange, or named trumps) skips that phase. This module alone knows
+A hand goes deal, purchase, auction, exchange, trumps, play, settlement; a ruleset without
+purchases (or without an exchange) skips that phase, and trumps are named only where the
+contract says so (elsewhere the phase only settles them). This module alone knows
 that order (:func:`phases`, read from the compiled rules) and which function of which phase
 module lists the legal actions and applies an action in each phase (:data:`LEGAL`,
 :data:`APPLY`). The phase modules (:mod:`~napkit.engine.deal`, :mod:`~napkit.engine.purchase`,
@@ -232,9 +233,9 @@ class _Bidding(HandState):
     ``legal_actions`` is the phase's own function, its ``apply`` the phase's followed by the
     conductor's check. A hand takes this class when its phase becomes the auction
     (:meth:`HandState.class_for`, which :func:`napkit.engine.state.replace` asks); a phase
-    builds the next hand of the class it was given. The classes
-    add no fields: a hand equals the same fields in any of them. (benchmarks/engine_throughput.py
-    measures what they save.)"""
+    builds the next hand of the class it was given. The classes add no fields: a hand equals
+    the same fields in any of them. (benchmarks/engine_throughput.py measures what they
+    save.)"""
 
     __slots__ = ()
 
@@ -277,7 +278,7 @@ def _nothing(state: HandState) -> tuple[Action, ...]:
 # The tables are lists of the phase modules' own functions, indexed by phase, so that the
 # conformance mutants (conformance/mutants/patching.py) can replace a phase function here as
 # they do in its module. The phase functions take and return HandData; the hands they are
-# given and build are of the caller's class, HandState (napkit.engine.state.rebuild).
+# given and build are of the caller's class, HandState (napkit.engine.state.replace).
 
 #: By phase: the function that lists the legal actions of a hand in that phase.
 LEGAL: list[Callable[[HandState], tuple[Action, ...]]] = [
