@@ -65,6 +65,7 @@ from unittest import mock
 
 from napkit import paths
 from napkit.engine.game import Game
+from napkit.engine.players import play_out
 from napkit.formats.records import check_hand_record, hand_record
 from napkit.formats.validate import FORMATS, check_sources, parse_text
 from napkit.spec import schemas
@@ -105,10 +106,7 @@ def build(count: int, seed: int) -> Corpus:
         players = rng.choice([n for n in allowed if isinstance(n, int)])
         key = (ruleset.id, players, tuple(options.items()))
         game = games.get(key) or games.setdefault(key, Game.create(ruleset.id, players, options))
-        state = game.new_hand(rng.randrange(players))
-        while not state.is_over():
-            state = state.apply(state.sample_chance(rng) if state.is_chance()
-                                else rng.choice(state.legal_actions()))
+        state = play_out(game.new_hand(rng.randrange(players)), rng)
         assert state.result is not None
         corpus.thrown_in += state.result.thrown_in
         corpus.tables.add((ruleset.id, players))

@@ -25,7 +25,14 @@ from napkit.engine.actions import (
 )
 from napkit.engine.game import Game
 from napkit.engine.match import new_match
-from napkit.engine.players import HeuristicPlayer, Player, RandomPlayer, match_view
+from napkit.engine.observation import PlayerView
+from napkit.engine.players import (
+    HeuristicPlayer,
+    Player,
+    RandomPlayer,
+    make_player,
+    play_out,
+)
 from napkit.errors import SetupError
 from napkit.formats.notation import NotationError, parse_action
 from napkit.spec.catalog import default_spec
@@ -59,19 +66,24 @@ def _any_count(rid: str, options: dict[str, str]) -> int:
     raise AssertionError(f"{rid} {options} allows no table of 2 to 10")
 
 
+class Checked:
+    """A player whose every choice is checked against its view's legal actions, and counted."""
+
+    def __init__(self, player: Player) -> None:
+        self.player = player
+        self.chosen: list[Action] = []
+
+    def choose(self, view: PlayerView, rng: random.Random) -> Action:
+        action = self.player.choose(view, rng)
+        assert action in view.legal_actions, (view.ruleset, view.phase, action)
+        self.chosen.append(action)
+        return action
+
+
 def play_hand(game: Game, players: list[Player], seed: int) -> tuple[int, ...]:
     """Play one hand; every choice is checked against the view's legal actions."""
-    rng = random.Random(seed)
-    state = game.new_hand(dealer=seed % game.players)
-    while not state.is_over():
-        if state.is_chance():
-            state = state.apply(state.sample_chance(rng))
-            continue
-        view = state.view(state.turn)
-        action = players[state.turn].choose(view, rng)
-        assert action in view.legal_actions, (game, seed, view.phase, action)
-        assert action in state.legal_actions()
-        state = state.apply(action)
+    state = play_out(game.new_hand(dealer=seed % game.players), random.Random(seed),
+                     [Checked(p) for p in players])
     assert state.result is not None
     return state.result.net
 
@@ -98,20 +110,10 @@ def test_players_play_matches(rid: str, kind: str) -> None:
     game = _game(rid, options)
     sat_out = 0
     for seed in range(3):
-        rng = random.Random(seed)
-        m = new_match(game, hands=4)
-        while not m.is_over():
-            if m.is_chance():
-                m = m.apply(m.sample_chance(rng))
-                continue
-            seat = m.turn
-            view = m.hand.view(seat) if m.hand is not None else match_view(m, seat)
-            player: Player = RandomPlayer() if kind == "random" else HeuristicPlayer(game)
-            action = player.choose(view, rng)
-            assert action in view.legal_actions
-            assert action in m.legal_actions()
-            sat_out += isinstance(action, SitOut)
-            m = m.apply(action)
+        player = Checked(make_player(kind, game))
+        m = play_out(new_match(game, hands=4), random.Random(seed), player)
+        assert m.is_over() and player.chosen
+        sat_out += sum(isinstance(action, SitOut) for action in player.chosen)
     if rid == "peep" and kind == "random":
         assert sat_out > 0  # the sit-out choice really was offered and taken
 
@@ -135,12 +137,8 @@ def test_heuristic_makes_most_of_its_contracts() -> None:
     game = Game.create("pagat", 4)
     made = bids = 0
     for seed in range(300):
-        rng = random.Random(seed)
-        state = game.new_hand(dealer=seed % 4)
-        player = HeuristicPlayer(game)
-        while not state.is_over():
-            state = state.apply(state.sample_chance(rng) if state.is_chance()
-                                else player.choose(state.view(state.turn), rng))
+        state = play_out(game.new_hand(dealer=seed % 4), random.Random(seed),
+                         HeuristicPlayer(game))
         assert state.result is not None
         if not state.result.thrown_in:
             bids += 1

@@ -32,6 +32,7 @@ from napkit.engine.cards import cards_of
 from napkit.engine.game import Game
 from napkit.engine.hand import HandState
 from napkit.engine.match import MatchState, new_match
+from napkit.engine.players import play_out
 from napkit.engine.state import CHANCE, NO_TRUMPS, POOL, RESHUFFLE
 from napkit.errors import IllegalActionError
 from napkit.formats.records import match_actions
@@ -284,12 +285,7 @@ def test_legal_actions_are_exactly_the_accepted_ones(table: Table, seed: int) ->
 # --- matches -------------------------------------------------------------------------------
 
 def play_match(game: Game, seed: int, hands: int, chips: int | None) -> MatchState:
-    rng = random.Random(seed)
-    match = new_match(game, hands=hands, chips=chips)
-    while not match.is_over():
-        match = match.apply(match.sample_chance(rng) if match.is_chance()
-                            else rng.choice(match.legal_actions()))
-    return match
+    return play_out(new_match(game, hands=hands, chips=chips), random.Random(seed))
 
 
 @settings(SETTINGS, max_examples=100)

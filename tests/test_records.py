@@ -13,6 +13,7 @@ from napkit.engine.actions import Deal, Play
 from napkit.engine.game import Game
 from napkit.engine.hand import HandState
 from napkit.engine.match import new_match
+from napkit.engine.players import play_out
 from napkit.formats.records import check_hand_record, check_match_record, hand_record, match_record
 from napkit.formats.values import FormatError, action_from_json, action_to_json, cards_from_json
 from napkit.spec.catalog import default_spec
@@ -23,11 +24,7 @@ RULESETS = sorted(default_spec().rulesets)
 
 def _random_hand(ruleset: str, players: int, seed: int) -> HandState:
     rng = random.Random(seed)
-    state = Game.create(ruleset, players).new_hand(rng.randrange(players))
-    while not state.is_over():
-        state = state.apply(state.sample_chance(rng) if state.is_chance()
-                            else rng.choice(state.legal_actions()))
-    return state
+    return play_out(Game.create(ruleset, players).new_hand(rng.randrange(players)), rng)
 
 
 def _played_record(ruleset: str = "pagat", seed: int = 1) -> dict[str, Any]:
@@ -51,10 +48,7 @@ def test_hand_records_validate_and_replay(ruleset: str) -> None:
 @pytest.mark.parametrize("ruleset", RULESETS)
 def test_match_records_validate_and_replay(ruleset: str) -> None:
     rng = random.Random(ruleset)
-    match = new_match(Game.create(ruleset, 4), hands=4)
-    while not match.is_over():
-        match = match.apply(match.sample_chance(rng) if match.is_chance()
-                            else rng.choice(match.legal_actions()))
+    match = play_out(new_match(Game.create(ruleset, 4), hands=4), rng)
     record = json.loads(json.dumps(match_record(match)))
     assert schema_problems("match-record", record) == []
     assert check_match_record(record) == []

@@ -13,6 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from napkit.engine.game import Game
 from napkit.engine.match import new_match
+from napkit.engine.players import play_out
 from napkit.formats.records import Problem, hand_record, match_record, replay_hand, replay_match
 from napkit.formats.snapshots import state_from_json, state_to_json, view_from_json, view_to_json
 from napkit.formats.values import FormatError, action_from_json, action_to_json
@@ -73,11 +74,8 @@ def test_match_records_replay_to_the_same_match(table: Table, seed: int, hands: 
     rng = random.Random(seed)
     game = table.game
     match = new_match(game, hands=hands, chips=8 if game.rules.match.bankroll else None)
-    while not match.is_over():
-        match = match.apply(match.sample_chance(rng) if match.is_chance()
-                            else rng.choice(match.legal_actions()))
-        if rng.random() < 0.05:
-            break  # a match recorded part-way through is a record too
+    # A match recorded part-way through is a record too: one in twenty steps ends it there.
+    match = play_out(match, rng, until=lambda _: rng.random() < 0.05)
     record = through_json(match_record(match))
     assert schema_problems("match-record", record) == []
     problems: list[Problem] = []
@@ -86,10 +84,8 @@ def test_match_records_replay_to_the_same_match(table: Table, seed: int, hands: 
 
 def _mid_hand() -> dict[str, Any]:
     rng = random.Random(5)
-    state = Game.create("pagat", 4).new_hand(0)
-    while state.phase_name != "play" or len(state.tricks) < 2:
-        state = state.apply(state.sample_chance(rng) if state.is_chance()
-                            else rng.choice(state.legal_actions()))
+    state = play_out(Game.create("pagat", 4).new_hand(0), rng,
+                     until=lambda s: s.phase_name == "play" and len(s.tricks) >= 2)
     return through_json(state_to_json(state))
 
 

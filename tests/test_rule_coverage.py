@@ -20,6 +20,7 @@ from collections.abc import Iterator
 
 from napkit.engine.game import Game
 from napkit.engine.match import MatchState, new_match
+from napkit.engine.players import RandomPlayer, play_out
 from napkit.spec.catalog import default_spec
 from napkit.spec.coverage import ENGINE, RULE_ID, citations, exercised, places, tracing
 
@@ -68,14 +69,7 @@ def test_the_law_book_has_play_rules_to_cite() -> None:
 
 def _drive(match: MatchState, rng: random.Random) -> MatchState:
     """Random play, each player acting on what their view of the hand shows (NAP-4.3.2)."""
-    while not match.is_over():
-        if match.is_chance():
-            match = match.apply(match.sample_chance(rng))
-        elif match.hand is not None:
-            match = match.apply(rng.choice(match.hand.view(match.turn).legal_actions))
-        else:
-            match = match.apply(rng.choice(match.legal_actions()))
-    return match
+    return play_out(match, rng, RandomPlayer())
 
 
 def _games() -> Iterator[Game]:
@@ -120,12 +114,7 @@ def test_what_play_exercises_does_not_depend_on_what_ran_before() -> None:
     # The engine memoises seatings, legal calls and compiled games; the tracer empties those
     # caches first, so the same hand exercises the same rules however warm they were.
     def hand() -> object:
-        rng = random.Random(7)
-        state = Game.create("peep", 4).new_hand(1)
-        while not state.is_over():
-            state = (state.apply(state.sample_chance(rng)) if state.is_chance()
-                     else state.apply(rng.choice(state.legal_actions())))
-        return state
+        return play_out(Game.create("peep", 4).new_hand(1), random.Random(7))
 
     first = exercised(hand)[1]
     hand()  # warms every cache

@@ -20,6 +20,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from napkit.engine.actions import Action
 from napkit.engine.match import new_match
+from napkit.engine.players import play_out
 from napkit.formats.records import Problem, hand_record, match_record
 from napkit.formats.snapshots import state_to_json, view_to_json
 from napkit.formats.validate import parse_text
@@ -140,11 +141,8 @@ def documents(table: Table, seed: int, pick: Callable[[int], int]) -> list[tuple
         actions: list[Action] = [a for _, a in state.history[-1:]] + list(state.legal_actions())
         found += [("action", action_to_json(a)) for a in actions[:4]]
     found.append(("hand-record", hand_record(every[-1])))
-    rng = random.Random(seed)
-    match = new_match(game, hands=2, chips=8 if game.rules.match.bankroll else None)
-    while not match.is_over():
-        match = match.apply(match.sample_chance(rng) if match.is_chance()
-                            else rng.choice(match.legal_actions()))
+    match = play_out(new_match(game, hands=2, chips=8 if game.rules.match.bankroll else None),
+                     random.Random(seed))
     found.append(("match-record", match_record(match)))
     return [(name, through_json(document)) for name, document in found]
 

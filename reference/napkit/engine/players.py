@@ -1,4 +1,5 @@
-"""The engine's own players: a random one and a simple heuristic one.
+"""The engine's own players (a random one and a simple heuristic one), and :func:`play_out`,
+which plays a hand or a match to its end with them.
 
 A player is anything with ``choose(view, rng) -> Action``. It is handed a
 :class:`~napkit.engine.observation.PlayerView` (what its seat may know, NAP-4.3.2), never the state,
@@ -14,8 +15,8 @@ phase, an odd obligation) it falls back to a legal action.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
-from typing import Protocol
+from collections.abc import Callable, Sequence
+from typing import Protocol, TypeVar
 
 from napkit.engine.actions import (
     ANTE,
@@ -33,6 +34,7 @@ from napkit.engine.actions import (
 )
 from napkit.engine.cards import SUITS, rank_of, suit_of
 from napkit.engine.game import BidRule, Game
+from napkit.engine.hand import HandState
 from napkit.engine.match import MatchState
 from napkit.engine.observation import PlayerView
 from napkit.engine.rules import GameLike
@@ -346,3 +348,55 @@ def match_view(match: MatchState, seat: int) -> PlayerView:
         contract=None, trumps=-1, trick=(), tricks=(), declarer_tricks=0, pool=match.pool,
         funds=match.balances if match.chips is not None else None, payments=(), stakes=1,
         legal_actions=match.legal_actions() if match.turn == seat else ())
+
+
+# --- playing out -------------------------------------------------------------------------------
+_S = TypeVar("_S", HandState, MatchState)
+
+
+def seat_view(state: HandState | MatchState, seat: int) -> PlayerView:
+    """What ``seat`` knows of a hand, or of a match (its hand in play, else the table between
+    hands: :func:`match_view`)."""
+    if isinstance(state, HandState):
+        return state.view(seat)
+    return state.hand.view(seat) if state.hand is not None else match_view(state, seat)
+
+
+def play_out(state: _S, rng: random.Random, players: Player | Sequence[Player] | None = None,
+             *, until: Callable[[_S], bool] | None = None) -> _S:
+    """The hand or match ``state`` played to its end, or to the first state for which
+    ``until`` is true (``state`` itself, if it already is).
+
+    Chance's actions are drawn from ``rng`` (:meth:`~napkit.engine.hand.HandState.sample_chance`);
+    the player to act chooses from its view, with ``rng``: ``players`` is one
+    :class:`Player` for every seat or a sequence of them by seat. Without players, each
+    choice is ``rng.choice(state.legal_actions())``, uniformly random. The same ``rng``
+    state plays the same game.
+
+    >>> import random
+    >>> from napkit import Game, new_match
+    >>> from napkit.engine.players import HeuristicPlayer, play_out
+    >>> game = Game.create("pagat", 4)
+    >>> hand = play_out(game.new_hand(dealer=0), random.Random(1))
+    >>> hand.is_over(), len(hand.history)
+    (True, 25)
+    >>> hand == play_out(game.new_hand(dealer=0), random.Random(1))
+    True
+    >>> hand = play_out(game.new_hand(dealer=0), random.Random(3), HeuristicPlayer(game),
+    ...                 until=lambda s: s.phase_name == "play")
+    >>> hand.phase_name, hand.declarer, hand.contract_bid.name, hand.trick
+    ('play', 1, 'Three', ())
+    >>> match = play_out(new_match(game, hands=3), random.Random(2))
+    >>> match.is_over(), match.played
+    (True, 3)
+    """
+    while not (state.is_over() or (until is not None and until(state))):
+        if state.is_chance():
+            state = state.apply(state.sample_chance(rng))
+        elif players is None:
+            state = state.apply(rng.choice(state.legal_actions()))
+        else:
+            seat = state.turn
+            player = players[seat] if isinstance(players, Sequence) else players
+            state = state.apply(player.choose(seat_view(state, seat), rng))
+    return state
