@@ -7,9 +7,11 @@
 
 Every case is drawn from seeded random play through the reference engine, for every ruleset of
 the spec, across its option choices (each choice of each option appears in some cases) and its
-legal numbers of players. Players choose uniformly among the legal actions, or, in some cases,
-with a bias (bid high, bid low, pass, bid a misère, buy a look, buy cards, take or leave the
-widow, play the declarer's best cards) so that rarer paths are played: throw-ins and redeals,
+legal numbers of players. The players are the engine's biased players
+(:class:`napkit.engine.players.BiasedPlayer`, with a :class:`~napkit.engine.players.Style`
+drawn for each hand): they choose uniformly among the legal actions, or, in some cases, with a
+bias (bid high, bid low, pass, bid a misère, buy a look, buy cards, take or leave the widow,
+play the declarer's best cards) so that rarer paths are played: throw-ins and redeals,
 misères, purchases, looks, exchanges, knock-outs in matches with chips.
 
 Each case's ``rules`` are the rule ids that replaying it exercises in the engine (found with
@@ -39,7 +41,6 @@ from napkit.engine.actions import (
     LEAVE_WIDOW,
     PASS,
     PEEK,
-    SIT_OUT,
     TAKE_WIDOW,
     Action,
     Bid,
@@ -67,6 +68,7 @@ from napkit.engine.cards import (
 from napkit.engine.game import Game
 from napkit.engine.hand import HandState
 from napkit.engine.match import MatchState, new_match
+from napkit.engine.players import BiasedPlayer, Style, hand_worth, seat_view
 from napkit.engine.purchase import _limit as purchase_limit
 from napkit.engine.state import (
     AUCTION,
@@ -137,190 +139,20 @@ def choose_game(ruleset: Ruleset, index: int, rng: random.Random) -> tuple[dict[
     return options, players
 
 
-# --- how the players choose -----------------------------------------------------------------------
-AUCTION_STYLES = ("uniform", "sensible", "sensible", "sensible", "nap", "nap", "high", "low",
-                  "pass", "misere", "peek")
-PLAY_STYLES = ("uniform", "declarer", "sensible", "sensible")
-
-
-@dataclass(frozen=True)
-class Style:
-    """How the players of one hand choose: a bias in the auction and the exchange, and in
-    play either uniformly or the declarer's side playing its best cards."""
-
-    auction: str
-    play: str
-    buy: bool
-    take: bool | None  # take the widow, leave it, or choose uniformly
-
-    @classmethod
-    def draw(cls, rng: random.Random) -> Style:
-        return cls(auction=rng.choice(AUCTION_STYLES), play=rng.choice(PLAY_STYLES),
-                   buy=rng.random() < 0.5, take=rng.choice((None, True, False)))
-
-    def words(self) -> str:
-        bits = []
-        if self.auction != "uniform":
-            bits.append({"high": "bidding high", "low": "bidding low", "pass": "passing",
-                         "misere": "misère", "peek": "looks",
-                         "sensible": "bidding what the hand is worth",
-                         "nap": "a strong hand dealt and bid for"}[self.auction])
-        if self.play != "uniform":
-            bits.append({"declarer": "the declarer playing strong, the rest weak",
-                         "sensible": "playing to win tricks cheaply"}[self.play])
-        return "random play" + (f" biased to {' and '.join(bits)}" if bits else "")
-
-
-def choose(state: HandState, legal: Sequence[Action], rng: random.Random, style: Style) -> Action:
-    """A player's choice among the legal actions, under a style."""
-    if len(legal) == 1:
-        return legal[0]
-    phase = state.phase
-    bids = state.game.rules.bids
-    if phase == AUCTION:
-        calls = [a for a in legal if isinstance(a, Bid)]
-        how = style.auction
-        if how == "peek" and PEEK in legal and rng.random() < 0.8:
-            return PEEK
-        if how == "pass" and PASS in legal and rng.random() < 0.95:
-            return PEEK if PEEK in legal and rng.random() < 0.2 else PASS
-        if how == "misere":
-            mis = [a for a in calls if bids[state.game.bid_index[a.bid]].misere]
-            if mis and rng.random() < 0.9:
-                return rng.choice(mis)
-        if how in ("sensible", "nap", "misere", "peek"):
-            return _sensible_call(state, legal, calls, rng, style)
-        if how == "high" and calls and rng.random() < 0.6:
-            return calls[-1]
-        if how == "low":
-            if PASS in legal and rng.random() < 0.5:
-                return PASS
-            if calls:
-                return calls[0]
-        if style.take is not None and calls and rng.random() < 0.5:
-            wanted = "with" if style.take else "without"
-            pick = [a for a in calls if bids[state.game.bid_index[a.bid]].widow == wanted]
-            if pick:
-                return rng.choice(pick)
-    elif phase == PURCHASE:
-        buys = [a for a in legal if isinstance(a, Buy) and a.cards]
-        if style.buy and buys:
-            return rng.choice(buys)
-    elif phase == EXCHANGE and style.take is not None:
-        return TAKE_WIDOW if style.take else LEAVE_WIDOW
-    elif phase in (NAMING, DISCARD) and style.play != "uniform":
-        # Name the longest suit (the highest cards breaking ties); discard the lowest card
-        # outside it.
-        hand = cards_of(state.hands[state.turn])
-        best = max(range(4), key=lambda s: sum(13 + c % 13 for c in hand if c // 13 == s))
-        if phase == NAMING:
-            return next((a for a in legal if isinstance(a, NameTrumps) and a.suit == best),
-                        rng.choice(legal))
-        return min(legal, key=lambda a: (a.card // 13 == best, a.card % 13)
-                   if isinstance(a, Discard) else (True, 99))
-    elif phase == PLAY and style.play == "declarer":
-        return _best_or_worst(state, legal)
-    elif phase == PLAY and style.play == "sensible":
-        return _sensible_play(state, legal)
-    return rng.choice(legal)
-
-
-def _sensible_call(state: HandState, legal: Sequence[Action], calls: Sequence[Bid],
-                   rng: random.Random, style: Style) -> Action:
-    """Bid about what the hand is worth: the tricks its longest suit as trumps and its aces
-    may take (a little more or less at random), a misère with no card above the nine."""
-    hand = cards_of(state.hands[state.turn])
-    bids = state.game.rules.bids
-    if max(c % 13 for c in hand) <= 7:
-        mis = [a for a in calls if bids[state.game.bid_index[a.bid]].misere]
-        if mis:
-            return rng.choice(mis)
-    worth = _worth(hand) + rng.choice((-1, 0, 0, 1, 1))
-    fit = [a for a in calls if not bids[state.game.bid_index[a.bid]].misere
-           and bids[state.game.bid_index[a.bid]].tricks <= worth]
-    if style.take is not None:
-        wanted = "with" if style.take else "without"
-        fit = [a for a in fit if bids[state.game.bid_index[a.bid]].widow in (wanted, None)] or fit
-    if fit:
-        return fit[-1] if rng.random() < 0.7 else rng.choice(fit)
-    return PASS if PASS in legal else rng.choice(legal)
-
-
-def _worth(hand: Sequence[int]) -> float:
-    """Roughly the tricks a hand may take with its longest suit as trumps."""
-    trumps = max(range(4), key=lambda s: sum(1 + (c % 13) / 13 for c in hand if c // 13 == s))
-    return sum(1.0 if c // 13 == trumps and c % 13 >= 8 else 0.6 if c // 13 == trumps
-               else 1.0 if c % 13 == 12 else 0.3 if c % 13 == 11 else 0.0 for c in hand)
-
-
+# --- how chance deals -----------------------------------------------------------------------------
+# The players are the engine's biased players (napkit.engine.players.BiasedPlayer), each hand
+# with a Style drawn from the case's rng: their draws from it are part of what a seed replays.
 def _strong_deal(state: HandState, rng: random.Random) -> Action:
     """Of a few shuffled packs, the one that deals some player the strongest hand."""
     best: tuple[float, Action] | None = None
     for _ in range(30):
         deal = state.sample_chance(rng)
         dealt = state.apply(deal)
-        worth = max(_worth(cards_of(dealt.hands[s])) for s in state.order)
+        worth = max(hand_worth(cards_of(dealt.hands[s])) for s in state.order)
         if best is None or worth > best[0]:
             best = (worth, deal)
     assert best is not None
     return best[1]
-
-
-def _best_or_worst(state: HandState, legal: Sequence[Action]) -> Action:
-    """The declarer plays their strongest card (trumps first), the opponents their weakest;
-    reversed in a misère, where the declarer wants to lose every trick."""
-    trumps = state.trumps
-    bid = state.game.rules.bids[state.contract]
-
-    def strength(action: Action) -> tuple[int, int]:
-        card = action.card if isinstance(action, Play) else 0
-        return (1 if card // 13 == trumps else 0, card % 13)
-
-    best = (state.turn == state.declarer) != bid.misere
-    return (max if best else min)(legal, key=strength)
-
-
-def _sensible_play(state: HandState, legal: Sequence[Action]) -> Action:
-    """Lead the strongest card; follow with the cheapest card that takes the trick from the
-    other side, else the weakest. In a misère the declarer ducks with the highest card that
-    does not win, and the opponents play low."""
-    trumps = state.trumps
-    bid = state.game.rules.bids[state.contract]
-    declaring = state.turn == state.declarer
-    plays = [a for a in legal if isinstance(a, Play)]
-    if not plays:
-        return legal[0]
-
-    def strength(card: int) -> tuple[int, int]:
-        return (1 if card // 13 == trumps else 0, card % 13)
-
-    if not state.trick:
-        pick = min if bid.misere and declaring else max
-        return pick(plays, key=lambda a: strength(a.card))
-    top = state.trick[0]
-    top_seat = state.leader
-    seat = state.leader
-    for card in state.trick[1:]:
-        seat = state.ring[seat]
-        if (card // 13 == top // 13 and card > top) or (
-                card // 13 == trumps and top // 13 != trumps):
-            top, top_seat = card, seat
-
-    def beats(card: int) -> bool:
-        if card // 13 == top // 13:
-            return card > top
-        return card // 13 == trumps
-
-    if bid.misere:
-        if declaring:
-            ducks = [a for a in plays if not beats(a.card)]
-            return max(ducks or plays, key=lambda a: strength(a.card))
-        return min(plays, key=lambda a: strength(a.card))
-    ours = (top_seat == state.declarer) == declaring
-    winners = [a for a in plays if beats(a.card)]
-    if winners and not ours:
-        return min(winners, key=lambda a: strength(a.card))
-    return min(plays, key=lambda a: strength(a.card))
 
 
 # --- playing a hand or a match --------------------------------------------------------------------
@@ -371,14 +203,15 @@ def play_hand(game: Game, start: HandStart, rng: random.Random, style: Style
               ) -> tuple[list[tuple[HandState, Step]], HandState]:
     """Play a hand out: every (state before, step) in order, and the final state."""
     state = new_hand(game, start)
+    player = BiasedPlayer(game, style)
     steps: list[tuple[HandState, Step]] = []
-    while not state.is_over():
+    while not state.is_over():  # not play_out: each step is kept, and "nap" stacks the deal
         if state.phase == DEAL and style.auction == "nap":
             action: Action = _strong_deal(state, rng)
         elif state.is_chance():
             action = state.sample_chance(rng)
         else:
-            action = choose(state, state.legal_actions(), rng, style)
+            action = player.choose(state.view(state.turn), rng)
         steps.append((state, (state.turn, action)))
         state = state.apply(action)
     return steps, state
@@ -388,20 +221,19 @@ def play_match(game: Game, hands: int | None, chips: int | None, rng: random.Ran
                sit_out: float) -> MatchState | None:
     """Play a match out (None if it runs past :data:`MAX_MATCH_STEPS`)."""
     match = new_match(game, hands=hands, chips=chips)
-    style = Style.draw(rng)
+    player = BiasedPlayer(game, Style.draw(rng), sit_out)
     played = 0
+    # Not play_out: a match is given up after MAX_MATCH_STEPS, and each hand draws its style
+    # when its first player acts.
     for _ in range(MAX_MATCH_STEPS):
         if match.is_over():
             return match
         if match.is_chance():
             action: Action = match.sample_chance(rng)
-        elif match.hand is not None:
-            if len(match.hands) != played:
-                played, style = len(match.hands), Style.draw(rng)
-            action = choose(match.hand, match.hand.legal_actions(), rng, style)
         else:
-            legal = match.legal_actions()
-            action = SIT_OUT if SIT_OUT in legal and rng.random() < sit_out else ANTE
+            if match.hand is not None and len(match.hands) != played:
+                played, player = len(match.hands), BiasedPlayer(game, Style.draw(rng), sit_out)
+            action = player.choose(seat_view(match, match.turn), rng)
         match = match.apply(action)
     return None
 
@@ -1077,14 +909,14 @@ def _scenario(ruleset: Ruleset, game: Game, number: int, bid: str) -> JSONObject
     if first is None or first.result is None or first.result.contract != bid or \
             not first.result.made:
         return None
-    style = Style.draw(rng)
+    player = BiasedPlayer(game, Style.draw(rng))
     for _ in range(MAX_MATCH_STEPS):
         if match.is_over():
             break
         if match.is_chance():
             action: Action = match.sample_chance(rng)
         elif match.hand is not None:
-            action = choose(match.hand, match.hand.legal_actions(), rng, style)
+            action = player.choose(match.hand.view(match.turn), rng)
         else:
             action = ANTE
         match = match.apply(action)

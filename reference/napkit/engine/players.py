@@ -1,5 +1,14 @@
-"""The engine's own players (a random one and a simple heuristic one), and :func:`play_out`,
-which plays a hand or a match to its end with them.
+"""The engine's players, the one place where moves are chosen, and :func:`play_out`, which
+plays a hand or a match to its end with them.
+
+The styles of play (:func:`make_player`, by name):
+
+- ``"random"`` (:class:`RandomPlayer`): any legal action, uniformly at random.
+- ``"heuristic"`` (:class:`HeuristicPlayer`): a simple, sensible player.
+- ``"biased"`` (:class:`BiasedPlayer`): random play with a :class:`Style`'s biases (bid high,
+  bid low, pass, bid a misère, pay for looks, buy cards, take or leave the widow, play the
+  declarer's best cards...), so that rarer paths of the rules come up; the conformance
+  generator (conformance/generate.py) plays its cases with it.
 
 A player is anything with ``choose(view, rng) -> Action``. It is handed a
 :class:`~napkit.engine.observation.PlayerView` (what its seat may know, NAP-4.3.2), never the state,
@@ -16,10 +25,16 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Protocol, TypeVar
 
 from napkit.engine.actions import (
     ANTE,
+    LEAVE_WIDOW,
+    PASS,
+    PEEK,
+    SIT_OUT,
+    TAKE_WIDOW,
     Action,
     Ante,
     Bid,
@@ -33,7 +48,7 @@ from napkit.engine.actions import (
     TakeWidow,
 )
 from napkit.engine.cards import SUITS, rank_of, suit_of
-from napkit.engine.game import BidRule, Game
+from napkit.engine.game import BidRule
 from napkit.engine.hand import HandState
 from napkit.engine.match import MatchState
 from napkit.engine.observation import PlayerView
@@ -227,16 +242,235 @@ class HeuristicPlayer:
         return lowest(side, trumps)
 
 
-def make_player(kind: str, game: Game) -> Player:
-    """``"random"`` or ``"heuristic"``."""
+# --- random play with a bias -------------------------------------------------------------------
+AUCTION_STYLES = ("uniform", "sensible", "sensible", "sensible", "nap", "nap", "high", "low",
+                  "pass", "misere", "peek")
+PLAY_STYLES = ("uniform", "declarer", "sensible", "sensible")
+
+
+@dataclass(frozen=True)
+class Style:
+    """How a :class:`BiasedPlayer` chooses: a bias in the auction and the exchange, and in
+    play either uniformly or the declarer's side playing its best cards.
+
+    ``auction``: ``uniform``, ``sensible`` (bid what the hand is worth), ``nap`` (the same;
+    the conformance generator also deals such a hand a strong pack), ``high``, ``low``,
+    ``pass``, ``misere``, ``peek``; ``play``: ``uniform``, ``declarer`` (the declarer strong,
+    the rest weak), ``sensible`` (win tricks cheaply); ``buy``: buy cards when offered;
+    ``take``: take the widow, leave it, or None to choose uniformly.
+    """
+
+    auction: str = "sensible"
+    play: str = "sensible"
+    buy: bool = False
+    take: bool | None = None
+
+    @classmethod
+    def draw(cls, rng: random.Random) -> Style:
+        """A style drawn from ``rng`` (the conformance generator draws one for each hand)."""
+        return cls(auction=rng.choice(AUCTION_STYLES), play=rng.choice(PLAY_STYLES),
+                   buy=rng.random() < 0.5, take=rng.choice((None, True, False)))
+
+    def words(self) -> str:
+        """The style in words: ``random play biased to passing``."""
+        bits = []
+        if self.auction != "uniform":
+            bits.append({"high": "bidding high", "low": "bidding low", "pass": "passing",
+                         "misere": "misère", "peek": "looks",
+                         "sensible": "bidding what the hand is worth",
+                         "nap": "a strong hand dealt and bid for"}[self.auction])
+        if self.play != "uniform":
+            bits.append({"declarer": "the declarer playing strong, the rest weak",
+                         "sensible": "playing to win tricks cheaply"}[self.play])
+        return "random play" + (f" biased to {' and '.join(bits)}" if bits else "")
+
+
+class BiasedPlayer:
+    """Random play with a :class:`Style`'s biases; between the hands of a match, sits out
+    (where it may) with probability ``sit_out``, else antes.
+
+    It reads only its view and the game (the bids of the ruleset), like every player; the
+    draws it makes from ``rng`` are part of what the conformance generator's seeds replay,
+    so a change to them changes the generated cases.
+    """
+
+    def __init__(self, game: GameLike, style: Style | None = None, sit_out: float = 0.0) -> None:
+        self.game = game
+        self.style = style if style is not None else Style()
+        self.sit_out = sit_out
+
+    def _bid(self, bid_id: str) -> BidRule:
+        return self.game.rules.bids[self.game.bid_index[bid_id]]
+
+    def choose(self, view: PlayerView, rng: random.Random) -> Action:
+        legal = view.legal_actions
+        if not legal:
+            raise ValueError(f"seat {view.seat} has nothing to choose: it is not its turn")
+        if len(legal) == 1:
+            return legal[0]
+        phase = view.phase
+        style = self.style
+        if phase == "ante":
+            return SIT_OUT if SIT_OUT in legal and rng.random() < self.sit_out else ANTE
+        if phase == "auction":
+            calls = [a for a in legal if isinstance(a, Bid)]
+            how = style.auction
+            if how == "peek" and PEEK in legal and rng.random() < 0.8:
+                return PEEK
+            if how == "pass" and PASS in legal and rng.random() < 0.95:
+                return PEEK if PEEK in legal and rng.random() < 0.2 else PASS
+            if how == "misere":
+                mis = [a for a in calls if self._bid(a.bid).misere]
+                if mis and rng.random() < 0.9:
+                    return rng.choice(mis)
+            if how in ("sensible", "nap", "misere", "peek"):
+                return self._sensible_call(view, calls, rng)
+            if how == "high" and calls and rng.random() < 0.6:
+                return calls[-1]
+            if how == "low":
+                if PASS in legal and rng.random() < 0.5:
+                    return PASS
+                if calls:
+                    return calls[0]
+            if style.take is not None and calls and rng.random() < 0.5:
+                wanted = "with" if style.take else "without"
+                pick = [a for a in calls if self._bid(a.bid).widow == wanted]
+                if pick:
+                    return rng.choice(pick)
+        elif phase == "purchase":
+            buys = [a for a in legal if isinstance(a, Buy) and a.cards]
+            if style.buy and buys:
+                return rng.choice(buys)
+        elif phase == "exchange" and style.take is not None:
+            return TAKE_WIDOW if style.take else LEAVE_WIDOW
+        elif phase in ("naming", "discard") and style.play != "uniform":
+            # Name the longest suit (the highest cards breaking ties); discard the lowest card
+            # outside it.
+            hand = view.hand
+            best = max(range(4), key=lambda s: sum(13 + c % 13 for c in hand if c // 13 == s))
+            if phase == "naming":
+                return next((a for a in legal if isinstance(a, NameTrumps) and a.suit == best),
+                            rng.choice(legal))
+            return min(legal, key=lambda a: (a.card // 13 == best, a.card % 13)
+                       if isinstance(a, Discard) else (True, 99))
+        elif phase == "play" and style.play == "declarer":
+            return self._best_or_worst(view)
+        elif phase == "play" and style.play == "sensible":
+            return self._sensible_play(view)
+        return rng.choice(legal)
+
+    def _sensible_call(self, view: PlayerView, calls: Sequence[Bid],
+                       rng: random.Random) -> Action:
+        """Bid about what the hand is worth: the tricks its longest suit as trumps and its
+        aces may take (a little more or less at random), a misère with no card above the
+        nine."""
+        legal = view.legal_actions
+        hand = view.hand
+        if max(c % 13 for c in hand) <= 7:
+            mis = [a for a in calls if self._bid(a.bid).misere]
+            if mis:
+                return rng.choice(mis)
+        worth = hand_worth(hand) + rng.choice((-1, 0, 0, 1, 1))
+        fit = [a for a in calls if not self._bid(a.bid).misere
+               and self._bid(a.bid).tricks <= worth]
+        if self.style.take is not None:
+            wanted = "with" if self.style.take else "without"
+            fit = [a for a in fit if self._bid(a.bid).widow in (wanted, None)] or fit
+        if fit:
+            return fit[-1] if rng.random() < 0.7 else rng.choice(fit)
+        return PASS if PASS in legal else rng.choice(legal)
+
+    def _best_or_worst(self, view: PlayerView) -> Action:
+        """The declarer plays their strongest card (trumps first), the opponents their
+        weakest; reversed in a misère, where the declarer wants to lose every trick."""
+        trumps = view.trumps
+        bid = self._bid(view.contract or "")
+
+        def strength(action: Action) -> tuple[int, int]:
+            card = action.card if isinstance(action, Play) else 0
+            return (1 if card // 13 == trumps else 0, card % 13)
+
+        best = (view.seat == view.declarer) != bid.misere
+        return (max if best else min)(view.legal_actions, key=strength)
+
+    def _sensible_play(self, view: PlayerView) -> Action:
+        """Lead the strongest card; follow with the cheapest card that takes the trick from
+        the other side, else the weakest. In a misère the declarer ducks with the highest
+        card that does not win, and the opponents play low."""
+        legal = view.legal_actions
+        trumps = view.trumps
+        bid = self._bid(view.contract or "")
+        declaring = view.seat == view.declarer
+        plays = [a for a in legal if isinstance(a, Play)]
+        if not plays:
+            return legal[0]
+
+        def strength(card: int) -> tuple[int, int]:
+            return (1 if card // 13 == trumps else 0, card % 13)
+
+        if not view.trick:
+            pick = min if bid.misere and declaring else max
+            return pick(plays, key=lambda a: strength(a.card))
+        top = view.trick[0]
+        seats = trick_seats(view)
+        top_seat = seats[0]
+        for card, seat in zip(view.trick[1:], seats[1:], strict=True):
+            if (card // 13 == top // 13 and card > top) or (
+                    card // 13 == trumps and top // 13 != trumps):
+                top, top_seat = card, seat
+
+        def beats(card: int) -> bool:
+            if card // 13 == top // 13:
+                return card > top
+            return card // 13 == trumps
+
+        if bid.misere:
+            if declaring:
+                ducks = [a for a in plays if not beats(a.card)]
+                return max(ducks or plays, key=lambda a: strength(a.card))
+            return min(plays, key=lambda a: strength(a.card))
+        ours = (top_seat == view.declarer) == declaring
+        winners = [a for a in plays if beats(a.card)]
+        if winners and not ours:
+            return min(winners, key=lambda a: strength(a.card))
+        return min(plays, key=lambda a: strength(a.card))
+
+
+def hand_worth(hand: Sequence[int]) -> float:
+    """Roughly the tricks a hand may take with its longest suit as trumps (the biased
+    player's measure)."""
+    trumps = max(range(4), key=lambda s: sum(1 + (c % 13) / 13 for c in hand if c // 13 == s))
+    return sum(1.0 if c // 13 == trumps and c % 13 >= 8 else 0.6 if c // 13 == trumps
+               else 1.0 if c % 13 == 12 else 0.3 if c % 13 == 11 else 0.0 for c in hand)
+
+
+# --- the styles by name ------------------------------------------------------------------------
+#: Every style of play, by name (see the module's docstring).
+STYLES = ("random", "heuristic", "biased")
+
+#: The styles ``napkit play`` and ``napkit record`` offer as --opponents.
+PLAYER_KINDS = ("random", "heuristic")
+
+
+def make_player(kind: str, game: GameLike, style: Style | None = None) -> Player:
+    """A player of style ``kind``, one of :data:`STYLES` (``style``: the biases of a
+    ``"biased"`` player; the default bids and plays sensibly).
+
+    >>> from napkit import Game
+    >>> from napkit.engine.players import STYLES, Style, make_player
+    >>> game = Game.create("pagat", 4)
+    >>> [type(make_player(kind, game)).__name__ for kind in STYLES]
+    ['RandomPlayer', 'HeuristicPlayer', 'BiasedPlayer']
+    >>> make_player("biased", game, Style(auction="pass")).style.words()
+    'random play biased to passing and playing to win tricks cheaply'
+    """
     if kind == "random":
         return RandomPlayer()
     if kind == "heuristic":
         return HeuristicPlayer(game)
-    raise ValueError(f"no player {kind!r} (random or heuristic)")
-
-
-PLAYER_KINDS = ("random", "heuristic")
+    if kind == "biased":
+        return BiasedPlayer(game, style)
+    raise ValueError(f"no player {kind!r} ({', '.join(STYLES)})")
 
 
 # --- card arithmetic shared by the heuristics --------------------------------------------------
