@@ -27,7 +27,7 @@ from typing import NoReturn, TypeVar
 
 from napkit import paths
 from napkit.engine.actions import Action, Ante, Buy, ChooseDealer, Deal, Play, Reshuffle, SitOut
-from napkit.engine.cards import SUIT_LETTERS, SUIT_NAMES, card_name, suit_of
+from napkit.engine.cards import SUIT_NAMES, card_name
 from napkit.engine.game import Game, compile_rules
 from napkit.engine.hand import HandState
 from napkit.engine.match import MatchState, new_match
@@ -50,6 +50,7 @@ from napkit.spec import views
 from napkit.spec.catalog import Spec, load_ruleset_file, load_spec, read_spec
 from napkit.spec.checks import check_ruleset, check_spec
 from napkit.spec.compare import compare
+from napkit.spec.render import hand_text
 from napkit.spec.rulesets import Ruleset
 
 EXIT_PROBLEMS = 1
@@ -586,16 +587,6 @@ def _signed(n: int) -> str:
     return f"+{n}" if n > 0 else str(n)
 
 
-def _by_suit(cards: Sequence[int]) -> str:
-    """A hand grouped by suit, high cards first: ``S: A 9  H: K  C: 2``."""
-    groups = []
-    for suit in range(4):
-        ranks = sorted((c for c in cards if suit_of(c) == suit), reverse=True)
-        if ranks:
-            groups.append(f"{SUIT_LETTERS[suit]}: " + " ".join(card_name(c)[:-1] for c in ranks))
-    return "  ".join(groups) if groups else "(no cards)"
-
-
 def _legal_text(legal: Sequence[Action]) -> str:
     """The legal actions in a line: plays as their cards, purchases by how many may be bought."""
     plays = [a.card for a in legal if isinstance(a, Play)]
@@ -767,7 +758,7 @@ class _Table:
             return
         # Watching: every hand is open, as at a table where all the cards are shown.
         for seat in state.order:
-            self.say(f"  seat {seat}: {_by_suit(state.hand(seat))}")
+            self.say(f"  seat {seat}: {hand_text(state.hand(seat))}")
         if state.widow >= 0:
             self.say(f"  {rules.widow_name}: {card_name(state.widow)}")
 
@@ -802,7 +793,7 @@ class _Table:
         rules = self.game.rules
         self.say(f"--- seat {view.seat} (you) to act: {view.phase} ---")
         if view.hand or view.phase != "ante":
-            self.say(f"your hand: {_by_suit(view.hand)}")
+            self.say(f"your hand: {hand_text(view.hand)}")
         if view.widow is not None and view.widow_out:
             self.say(f"the {rules.widow_name}: {card_name(view.widow)}")
         elif view.widow_out:

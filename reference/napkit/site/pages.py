@@ -18,6 +18,7 @@ from sphinx.util.docutils import SphinxDirective
 
 from napkit import paths
 from napkit.conform.suite import KINDS, Case, default_suite_dir
+from napkit.engine.cards import parse_card
 from napkit.site import data
 from napkit.site.nodes import (
     Cell,
@@ -38,7 +39,7 @@ from napkit.site.nodes import (
 from napkit.spec.catalog import Spec
 from napkit.spec.decisions import Decision
 from napkit.spec.lawbook import Rule
-from napkit.spec.render import format_players, param_values
+from napkit.spec.render import card_text, hand_text, param_values, players_text
 from napkit.spec.rulesets import Option, Ruleset
 from napkit.spec.sources import Citation
 
@@ -53,7 +54,6 @@ SCHEMAS = "schemas"
 SCHEMA_ORDER = ("card", "action", "result", "hand-record", "match-record", "state", "view",
                 "case", "adapter", "ruleset", "lawbook", "decisions", "sources")
 
-SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 
 
 @cache
@@ -128,13 +128,6 @@ def citations(spec: Spec, ruleset: Ruleset, cites: Sequence[Citation]) -> list[I
         where = f" (“{section_.title}”)" if section_ else ""
         parts.append([text(f"{citation.text}{where}")])
     return joined(parts, "; ")
-
-
-def players_text(resolved: dict[str, Any]) -> str:
-    """The numbers of players a resolved ruleset allows: ``3-7``."""
-    counts = resolved.get("players")
-    return format_players(n for n in counts if isinstance(n, int)) if isinstance(
-        counts, list) else "?"
 
 
 def source_text(spec: Spec, file: str) -> list[Inline]:
@@ -278,7 +271,7 @@ class RulesetDirective(SphinxDirective):
             [strong("id: "), code(ruleset.id), text(" · file: "), code(ruleset.file)],
             [strong("source: "), *source_text(spec, ruleset.source),
              text(f"; {ruleset.section}")],
-            [strong("players: "), text(players_text(resolved))],
+            [strong("players: "), text(players_text(ruleset))],
         ]
         if ruleset.extends:
             facts.append([strong("extends: "), link(ruleset.extends, ruleset_doc(ruleset.extends)),
@@ -367,7 +360,7 @@ class RulesetsDirective(SphinxDirective):
         spec = current().spec
         rows: list[list[Cell]] = []
         for rid, ruleset in spec.rulesets.items():
-            players = players_text(ruleset.resolve())
+            players = players_text(ruleset)
             rows.append([[link(rid, ruleset_doc(rid))], ruleset.title, [code(ruleset.source)],
                          players, ruleset.extends or "—"])
         return [table(["ruleset", "title", "source", "players", "extends"], rows)]
@@ -680,18 +673,6 @@ class CasesIndexDirective(SphinxDirective):
 
 
 # --- a worked hand -------------------------------------------------------------------------------
-def card_text(card: str) -> str:
-    return f"{card[:-1]}{SUIT_SYMBOLS.get(card[-1], card[-1])}"
-
-
-def hand_text(cards: Sequence[str]) -> str:
-    by_suit: dict[str, list[str]] = {}
-    for card in cards:
-        by_suit.setdefault(card[-1], []).append(card[:-1])
-    return "  ".join(f"{SUIT_SYMBOLS[suit]} {' '.join(ranks)}"
-                     for suit, ranks in sorted(by_suit.items(), key=lambda s: "SHDC".index(s[0])))
-
-
 def action_words(action: dict[str, Any]) -> str:
     from napkit.formats.values import action_from_json
 
@@ -730,10 +711,11 @@ class HandDirective(SphinxDirective):
             role = ["dealer"] if seat == record["dealer"] else []
             if seat == declarer:
                 role.append("declarer")
-            rows.append([f"seat {seat}", ", ".join(role), [code(hand_text(cards))],
+            dealt = hand_text(map(parse_card, cards), symbols=True)
+            rows.append([f"seat {seat}", ", ".join(role), [code(dealt)],
                          f"{outcome['net'][seat]:+d}"])
         if hand.widow:
-            rows.append(["widow", "", [code(card_text(hand.widow))], ""])
+            rows.append(["widow", "", [code(card_text(parse_card(hand.widow), symbols=True))], ""])
         out.append(para(strong("The deal")))
         out.append(table(["seat", "", "cards dealt", "won or lost"], rows, widths=[2, 3, 6, 2]))
 
@@ -760,7 +742,7 @@ class HandDirective(SphinxDirective):
             row: list[Cell] = [str(number)]
             for seat in seats:
                 card = played.get(seat)
-                shown = card_text(card) if card else ""
+                shown = card_text(parse_card(card), symbols=True) if card else ""
                 row.append([strong(shown)] if seat == leader and card
                            else [emphasis(shown)] if seat == trick["winner"] and card
                            else shown)

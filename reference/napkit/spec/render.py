@@ -1,11 +1,18 @@
-"""Parameter values in words: player counts as ``3-7``, packs as ``3: 9-A; 4-7: 2-A``."""
+"""What the terminal (:mod:`napkit.spec.views`, ``napkit play``) and the rules site
+(:mod:`napkit.site.pages`) both show, rendered once: parameter values in words (player counts
+as ``3-7``, packs as ``3: 9-A; 4-7: 2-A``), a ruleset's player counts, and cards and hands."""
 
 from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Mapping
 
+from napkit.engine.cards import SUIT_LETTERS, card_name, suit_of
 from napkit.spec.loading import JSON
+from napkit.spec.rulesets import Ruleset, is_switch
+
+#: The suits as the site shows them, spades to clubs (the terminal shows the letters S H D C).
+SUIT_SYMBOLS = ("♠", "♥", "♦", "♣")
 
 
 def format_players(counts: Iterable[int]) -> str:
@@ -97,3 +104,73 @@ def lookup(value: Mapping[str, JSON], dotted: str) -> tuple[bool, JSON]:
             return False, None
         current = current[key]
     return True, current
+
+
+# --- a ruleset's tables ----------------------------------------------------------------------
+def players_text(ruleset: Ruleset) -> str:
+    """The player counts a ruleset allows with its default options, and any more an option
+    allows: ``3-5 (+6 by option)``.
+
+    >>> from napkit.spec.catalog import default_spec
+    >>> from napkit.spec.render import players_text
+    >>> players_text(default_spec().rulesets["pagat"])
+    '3-10'
+    >>> players_text(default_spec().rulesets["napoleon"])
+    '3-10 (+2 by option)'
+    """
+    default = _counts(ruleset.resolve().get("players"))
+    others: set[int] = set()
+    _player_leaves(ruleset.params.get("players"), others)
+    extra = others - set(default)
+    shown = format_players(default) or "?"
+    return f"{shown} (+{format_players(extra)} by option)" if extra else shown
+
+
+def _counts(value: JSON) -> list[int]:
+    return [n for n in value if isinstance(n, int)] if isinstance(value, list) else []
+
+
+def _player_leaves(value: JSON, out: set[int]) -> None:
+    if isinstance(value, dict) and is_switch(value):
+        cases = value["cases"]
+        for case in cases.values() if isinstance(cases, dict) else []:
+            _player_leaves(case, out)
+    else:
+        out.update(_counts(value))
+
+
+# --- cards -----------------------------------------------------------------------------------
+def card_text(card: int, symbols: bool = False) -> str:
+    """A card as the terminal shows it (``10H``), or the site (``10♥``).
+
+    >>> from napkit.engine.cards import parse_card
+    >>> from napkit.spec.render import card_text
+    >>> card_text(parse_card("10H")), card_text(parse_card("AS"), symbols=True)
+    ('10H', 'A♠')
+    """
+    name = card_name(card)
+    return f"{name[:-1]}{SUIT_SYMBOLS[suit_of(card)]}" if symbols else name
+
+
+def hand_text(cards: Iterable[int], symbols: bool = False) -> str:
+    """A hand grouped by suit, spades to clubs, high cards first: ``S: A 9  H: K  C: 2`` (the
+    terminal), or ``♠ A 9  ♥ K  ♣ 2`` (the site).
+
+    >>> from napkit.engine.cards import parse_card
+    >>> from napkit.spec.render import hand_text
+    >>> hand = [parse_card(c) for c in ("2C", "9S", "KH", "AS")]
+    >>> hand_text(hand)
+    'S: A 9  H: K  C: 2'
+    >>> hand_text(hand, symbols=True)
+    '♠ A 9  ♥ K  ♣ 2'
+    >>> hand_text([])
+    '(no cards)'
+    """
+    held = list(cards)
+    groups = []
+    for suit in range(4):
+        ranks = sorted((c for c in held if suit_of(c) == suit), reverse=True)
+        if ranks:
+            label = SUIT_SYMBOLS[suit] if symbols else f"{SUIT_LETTERS[suit]}:"
+            groups.append(f"{label} " + " ".join(card_name(c)[:-1] for c in ranks))
+    return "  ".join(groups) if groups else "(no cards)"

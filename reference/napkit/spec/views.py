@@ -10,8 +10,8 @@ from napkit.spec.compare import Difference
 from napkit.spec.decisions import Decision
 from napkit.spec.lawbook import Rule
 from napkit.spec.loading import JSON
-from napkit.spec.render import format_players, param_values
-from napkit.spec.rulesets import Ruleset, is_switch
+from napkit.spec.render import param_values, players_text
+from napkit.spec.rulesets import Ruleset
 from napkit.spec.sources import Citation
 
 WIDTH = 100
@@ -69,29 +69,6 @@ def cite_list(spec: Spec, source_file: str, citations: Iterable[Citation],
         else:
             groups.append((label, [citation.text]))
     return "; ".join(", ".join(texts) + label for label, texts in groups)
-
-
-def players_text(ruleset: Ruleset) -> str:
-    """Allowed player counts with the default options (and any more an option allows)."""
-    default = _counts(ruleset.resolve().get("players"))
-    others: set[int] = set()
-    _player_leaves(ruleset.params.get("players"), others)
-    extra = others - set(default)
-    shown = format_players(default) or "?"
-    return f"{shown} (+{format_players(extra)} by option)" if extra else shown
-
-
-def _counts(value: JSON) -> list[int]:
-    return [n for n in value if isinstance(n, int)] if isinstance(value, list) else []
-
-
-def _player_leaves(value: JSON, out: set[int]) -> None:
-    if isinstance(value, dict) and is_switch(value):
-        cases = value["cases"]
-        for case in cases.values() if isinstance(cases, dict) else []:
-            _player_leaves(case, out)
-    else:
-        out.update(_counts(value))
 
 
 # --- napkit rules list -----------------------------------------------------------------------
