@@ -106,3 +106,15 @@ def test_each_seat_asks_its_own_player() -> None:
         assert player.seats and set(player.seats) == {seat}
     asked = sum(len(p.seats) for p in players)
     assert asked == sum(1 for actor, _ in hand.history if actor != CHANCE)
+
+
+def test_chance_may_draw_from_a_source_of_its_own() -> None:
+    """With ``chance``, the deal depends on it alone: other players, other choices, same cards."""
+    game = Game.create("pagat", 4)
+    a = play_out(game.new_hand(0), random.Random(1), HeuristicPlayer(game),
+                 chance=random.Random(9))
+    b = play_out(game.new_hand(0), random.Random(2), RandomPlayer(), chance=random.Random(9))
+    c = play_out(game.new_hand(0), random.Random(1), HeuristicPlayer(game),
+                 chance=random.Random(10))
+    assert a.history[0] == b.history[0] != c.history[0]
+    assert a.history != b.history

@@ -229,11 +229,11 @@ def test_a_run_interrupted_while_playing_leaves_the_file(tmp_path: Path, capsys:
     target.write_text(GOOD_OLD, encoding="utf-8")
     seen: list[str] = []
 
-    def interrupted(table: object, match: bool, hands: int | None) -> None:
+    def interrupted(*_args: object, **_kwargs: object) -> str:
         seen.extend(leftovers(tmp_path))  # the temporary file exists while playing
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(cli._Table, "run", interrupted)
+    monkeypatch.setattr(cli.play, "record_table", interrupted)
     code, out, err = record(capsys, "pagat", "--seed", "1", "-o", str(target))
     assert code == 130 and out == "" and "interrupted" in err
     assert len(seen) == 1 and seen[0].startswith(".hand.json.")
@@ -249,7 +249,7 @@ def test_a_failed_rename_leaves_the_file(tmp_path: Path, capsys: Capture,
     def refuse(src: str, dst: str) -> None:
         raise PermissionError(13, "Permission denied", src, None, dst)
 
-    monkeypatch.setattr("napkit.cli.os.replace", refuse)
+    monkeypatch.setattr("napkit.cli.output.os.replace", refuse)
     code, out, err = record(capsys, "pagat", "--seed", "1", "-o", str(target))
     assert code == EXIT_PROBLEMS and out == ""
     assert err == f"napkit: {target}: Permission denied\n"

@@ -597,15 +597,17 @@ def seat_view(state: HandState | MatchState, seat: int) -> PlayerView:
 
 
 def play_out(state: _S, rng: random.Random, players: Player | Sequence[Player] | None = None,
-             *, until: Callable[[_S], bool] | None = None) -> _S:
+             *, until: Callable[[_S], bool] | None = None,
+             chance: random.Random | None = None) -> _S:
     """The hand or match ``state`` played to its end, or to the first state for which
     ``until`` is true (``state`` itself, if it already is).
 
-    Chance's actions are drawn from ``rng`` (:meth:`~napkit.engine.hand.HandState.sample_chance`);
-    the player to act chooses from its view, with ``rng``: ``players`` is one
-    :class:`Player` for every seat or a sequence of them by seat. Without players, each
-    choice is ``rng.choice(state.legal_actions())``, uniformly random. The same ``rng``
-    state plays the same game.
+    Chance's actions are drawn from ``chance``, or from ``rng`` if no ``chance`` is given
+    (:meth:`~napkit.engine.hand.HandState.sample_chance`); the player to act chooses from its
+    view, with ``rng``: ``players`` is one :class:`Player` for every seat or a sequence of
+    them by seat. Without players, each choice is ``rng.choice(state.legal_actions())``,
+    uniformly random. The same ``rng`` (and ``chance``) state plays the same game; with a
+    ``chance`` of its own, a seed deals the same cards whoever plays them.
 
     >>> import random
     >>> from napkit import Game, new_match
@@ -624,9 +626,10 @@ def play_out(state: _S, rng: random.Random, players: Player | Sequence[Player] |
     >>> match.is_over(), match.played
     (True, 3)
     """
+    deals = rng if chance is None else chance
     while not (state.is_over() or (until is not None and until(state))):
         if state.is_chance():
-            state = state.apply(state.sample_chance(rng))
+            state = state.apply(state.sample_chance(deals))
         elif players is None:
             state = state.apply(rng.choice(state.legal_actions()))
         else:

@@ -3,17 +3,15 @@
 Everything is read through napkit's own loaders: the law book, rulesets and register through
 :func:`napkit.spec.catalog.load_spec`, the conformance cases through :func:`napkit.conform.suite
 .load_suite`, the schemas' examples checked with :func:`napkit.spec.schemas.schema_problems`, and
-the worked examples recorded by ``napkit record`` itself and replayed by
+the worked examples recorded as ``napkit record`` records them
+(:func:`napkit.formats.recording.record_table`, the command's own body) and replayed by
 :func:`napkit.formats.records.replay_hand`. :mod:`napkit.site.pages` turns this into pages.
 """
 
 from __future__ import annotations
 
-import contextlib
-import io
 import json
 import re
-import tempfile
 import tomllib
 from collections import Counter, defaultdict
 from collections.abc import Mapping
@@ -25,6 +23,9 @@ from typing import Any
 from napkit import paths
 from napkit.conform.suite import Case, load_suite
 from napkit.engine.cards import card_name
+from napkit.engine.game import Game
+from napkit.errors import RuleError, SpecError
+from napkit.formats.recording import record_table
 from napkit.formats.records import Problem, check_hand_record, replay_hand
 from napkit.formats.snapshots import state_to_json
 from napkit.spec.catalog import Spec, load_spec
@@ -113,19 +114,15 @@ def record_command(ruleset: str, players: int, seed: int, match_hands: int | Non
 
 
 def record(ruleset: str, players: int, seed: int, match_hands: int | None = None) -> Any:
-    """What ``napkit record`` writes for these arguments (run here, in this process)."""
-    from napkit.cli import main  # the command line is only needed here
-
-    with tempfile.TemporaryDirectory() as folder:
-        out = Path(folder) / "record.json"
-        argv = record_command(ruleset, players, seed, match_hands).split()[1:]
-        noise = io.StringIO()
-        with contextlib.redirect_stdout(noise), contextlib.redirect_stderr(noise):
-            status = main([*argv, "-o", str(out)])
-        if status != 0:
-            raise ExampleError(f"{' '.join(['napkit', *argv])} failed ({status}): "
-                               f"{noise.getvalue().strip()}")
-        return json.loads(out.read_text(encoding="utf-8"))
+    """What ``napkit record`` writes for these arguments (:func:`record_command`): the
+    command's body, :func:`napkit.formats.recording.record_table`, called here."""
+    try:
+        game = Game.create(ruleset, players)
+        text = record_table(game, seed, hands=match_hands, match=match_hands is not None)
+    except (RuleError, SpecError) as exc:
+        raise ExampleError(f"{record_command(ruleset, players, seed, match_hands)} "
+                           f"failed: {exc}") from exc
+    return json.loads(text)
 
 
 @dataclass(frozen=True)

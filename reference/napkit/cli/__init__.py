@@ -1,0 +1,75 @@
+"""``napkit rules ...``: read, compare and check the law book and the rulesets;
+``napkit play ...``: play hands or a match in the terminal against the engine's own players;
+``napkit record ...``: write the record of hands or a match the engine's players play;
+``napkit validate ...``: check recorded hands and matches against their schemas and the rules;
+``napkit conform ...``: run the conformance suite against a program (napkit.conform.cli);
+``napkit adapter``: the reference engine behind the adapter protocol (napkit.adapter).
+
+Bad input of any kind is reported on one line (``napkit: <file>: <path>: <message>``) with
+exit status 2 for a usage error and 1 for an invalid spec, ruleset or record file; never a
+traceback.
+
+This module holds only the parser and the dispatch. Each command's body is a function of
+plain arguments that returns the exit status, in the module of its family:
+:mod:`napkit.cli.rules` (``rules``), :mod:`napkit.cli.play` (``play``, ``record``; the
+terminal table is :mod:`napkit.cli.table`), :mod:`napkit.cli.validate` (``validate``),
+:mod:`napkit.conform.cli` (``conform``, ``adapter``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable, Sequence
+
+from napkit.cli import play, rules, validate
+from napkit.cli.common import EXIT_PROBLEMS, EXIT_USAGE, Parser, silence_stdout
+from napkit.errors import ChoiceError, SpecError, SpecProblemsError, UsageError
+
+__all__ = ["EXIT_PROBLEMS", "EXIT_USAGE", "main"]
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = Parser(prog="napkit", description="The reference rules kit for Nap.")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
+    rules.add_commands(commands)
+    play.add_play(commands)
+    play.add_record(commands)
+    validate.add_command(commands)
+    from napkit.conform.cli import add_commands  # napkit conform, napkit adapter
+
+    add_commands(commands, Parser)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit status."""
+    parser = _parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # --help (0) or a usage error, already reported on one line
+        return exc.code if isinstance(exc.code, int) else EXIT_USAGE
+    run: Callable[[argparse.Namespace], int] | None = getattr(args, "run", None)
+    if run is None:
+        parser.print_help(sys.stderr)
+        return EXIT_USAGE
+    try:
+        return run(args)
+    except (UsageError, ChoiceError) as exc:
+        message = exc.message if isinstance(exc, ChoiceError) else str(exc)
+        print(f"napkit: {message}", file=sys.stderr)
+        return EXIT_USAGE
+    except SpecProblemsError as exc:
+        more = " ('napkit rules check' lists them all)" if len(exc.errors) > 1 else ""
+        print(f"napkit: {exc}{more}", file=sys.stderr)
+        return EXIT_PROBLEMS
+    except SpecError as exc:
+        print(f"napkit: {exc}", file=sys.stderr)
+        return EXIT_PROBLEMS
+    except BrokenPipeError:  # `napkit rules show x | head`: the reader has gone; not an error
+        silence_stdout()
+        return 0
+    except OSError as exc:
+        where = f"{exc.filename}: " if exc.filename else ""
+        print(f"napkit: {where}{exc.strerror or exc}", file=sys.stderr)
+        return EXIT_PROBLEMS

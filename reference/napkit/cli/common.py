@@ -1,0 +1,75 @@
+"""What every command of ``napkit`` shares: the exit statuses, the one-line usage errors, the
+output of lines, and the reading of a ruleset and of option choices from the command line."""
+
+from __future__ import annotations
+
+import argparse
+import difflib
+import os
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import NoReturn
+
+from napkit.errors import UsageError
+from napkit.spec.catalog import Spec, load_ruleset_file, load_spec
+from napkit.spec.rulesets import Ruleset
+
+EXIT_PROBLEMS = 1
+EXIT_USAGE = 2
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse, but a usage error is one line, like every other error."""
+
+    def error(self, message: str) -> NoReturn:
+        print(f"napkit: {message} (see '{self.prog} --help')", file=sys.stderr)
+        raise SystemExit(EXIT_USAGE)
+
+
+def print_lines(lines: list[str]) -> None:
+    print("\n".join(lines))
+    sys.stdout.flush()  # a closed pipe shows up here, inside main, not at interpreter exit
+
+
+def silence_stdout() -> None:
+    # The reader of our output has gone: point stdout at /dev/null so that Python's final
+    # flush does not fail again (the recipe of the signal module's documentation).
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+
+
+def spec() -> Spec:
+    return load_spec()
+
+
+def ruleset_argument(spec: Spec, argument: str) -> Ruleset:
+    """A ruleset id of the spec, or the path of a ruleset file."""
+    if argument.endswith(".json") or "/" in argument or "\\" in argument:
+        return load_ruleset_file(Path(argument), argument, spec)
+    ruleset = spec.rulesets.get(argument)
+    if ruleset is None:
+        raise UsageError(f"no ruleset {argument!r}{suggest(argument, spec.rulesets)}; "
+                         f"the rulesets are {', '.join(sorted(spec.rulesets))}")
+    return ruleset
+
+
+def suggest(wrong: str, known: Sequence[str] | object) -> str:
+    names = list(known) if isinstance(known, Sequence | dict) else []
+    close = difflib.get_close_matches(wrong, names, n=3, cutoff=0.6)
+    return f" (did you mean {' or '.join(close)}?)" if close else ""
+
+
+def option_choices(values: list[str], flag: str) -> dict[str, str]:
+    choices: dict[str, str] = {}
+    for value in values:
+        name, equals, choice = value.partition("=")
+        if not equals or not name or not choice:
+            raise UsageError(f"{flag} takes NAME=CHOICE, not {value!r}")
+        if name in choices and choices[name] != choice:
+            raise UsageError(f"{flag} {name} is given twice ({choices[name]}, {choice})")
+        choices[name] = choice
+    return choices

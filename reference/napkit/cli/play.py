@@ -1,0 +1,225 @@
+"""``napkit play``: play hands or a match in the terminal against the engine's players;
+``napkit record``: write the record of hands or a match the engine's players play.
+
+The bodies are :func:`play` and :func:`record`, functions of plain arguments returning the exit
+status; the table is :mod:`napkit.cli.table`, and what ``record`` writes is
+:func:`napkit.formats.recording.record_table`, which the rules site calls too.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+from napkit.cli.common import EXIT_PROBLEMS, Parser, option_choices, ruleset_argument, spec
+from napkit.cli.output import Output
+from napkit.cli.table import InputEndedError, Table
+from napkit.engine.game import Game, compile_rules
+from napkit.engine.players import PLAYER_KINDS
+from napkit.errors import RuleError, UsageError
+from napkit.formats.recording import record_table
+
+_PLAY_HELP = """\
+Play hands of Nap, or a match, in the terminal against the engine's own players, or watch
+them play every seat.
+
+With --seat N you play seat N (seats are numbered 0 to players-1, clockwise). Each time it
+is your turn the table shows what your seat may know: your hand, the widow if you have
+seen it, the contract and trumps, the trick so far, the tricks won, the pool and the
+scores; then what you may do. Type an action:
+
+  pass                 pass in the auction
+  bid BID              bid by the bid's id in the ruleset: bid three, bid nap-without
+  peek                 pay to look at the widow
+  buy CARDS            discard these cards and be dealt as many: buy 2C 7D
+  buy nothing          keep the hand as dealt
+  take / leave         take the widow into your hand, or leave it
+  discard CARD         discard a card after taking the widow: discard 3C
+  name SUIT            name trumps: name hearts, name H
+  play CARD, or CARD   play a card: play 10H, 10H, TH, AS
+  ante / sit out       before a hand of a match where sitting out is allowed
+  ?                    show the table again
+
+Cards are rank then suit: AS, KH, 10D (or TD), 2C. An action the rules do not allow is
+refused with the rule it breaks (NAP-8.1.1: must follow hearts; holds the 9 of hearts) and
+you are asked again. End of input (Ctrl-D) abandons the game, with exit status 1.
+
+Without --seat (or with --watch) the engine's players play every seat; each action, trick
+and result is printed. --hands K deals K hands (each settled on its own; the totals are
+printed at the end); --match plays a match (NAP-10): antes, the pool carried over, the
+deal passing left, until its end, or for K hands with --hands K (a ruleset whose match
+ends only when the players agree needs --hands).
+
+--seed S makes a run reproducible: the same seed (and the same typed actions) plays and
+prints the same game again. Without it a seed is drawn and printed, so any game can be
+replayed.
+
+--record FILE also writes the record of what was played, your seat's actions included, as
+'napkit record' writes it (replacing FILE only once the game is over; an abandoned game
+writes nothing).
+"""
+
+_PLAY_EPILOG = """\
+examples:
+  napkit play pagat --players 4 --seat 0 --seed 1
+  napkit play pagat-floater --watch --hands 3 --seed 7
+  napkit play peep --players 5 --match --opponents random --seed 2
+  napkit play pagat --option optional-bids=misere --seat 2
+"""
+
+
+def add_play(commands: argparse._SubParsersAction[Parser]) -> None:
+    command = commands.add_parser(
+        "play", help="play hands or a match against the engine's players",
+        description=_PLAY_HELP, epilog=_PLAY_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    command.set_defaults(run=lambda args: play(**_table_arguments(args), seat=args.seat,
+                                               record=args.record))
+    _add_table_options(command)
+    who = command.add_mutually_exclusive_group()
+    who.add_argument("--seat", type=int, metavar="N", help="play seat N yourself")
+    who.add_argument("--watch", action="store_true",
+                     help="let the engine's players play every seat (the default)")
+    command.add_argument("--record", metavar="FILE",
+                         help="also write the record of what is played to FILE (as 'napkit "
+                              "record' writes it; not written if the game is abandoned)")
+
+
+def _add_table_options(command: argparse.ArgumentParser) -> None:
+    """The options 'napkit play' and 'napkit record' share: the game, the players, the run."""
+    command.add_argument("ruleset", metavar="RULESET", help="a ruleset id or a ruleset file")
+    command.add_argument("--players", type=int, metavar="N",
+                         help="players at the table (default: 4, or the ruleset's nearest count)")
+    command.add_argument("--option", action="append", default=[], metavar="NAME=CHOICE",
+                         help="play with this option value (repeatable; see 'napkit rules show')")
+    command.add_argument("--opponents", choices=PLAYER_KINDS, default="heuristic",
+                         help="the engine's players (default: heuristic)")
+    command.add_argument("--hands", type=int, metavar="K",
+                         help="deal K hands (default 1), or end the match after K hands")
+    command.add_argument("--match", action="store_true", help="play a match (NAP-10)")
+    command.add_argument("--seed", type=int, metavar="S",
+                         help="the seed that makes the run replay")
+
+
+def _table_arguments(args: argparse.Namespace) -> dict[str, Any]:
+    """The options 'napkit play' and 'napkit record' share, as keyword arguments."""
+    return {"ruleset_id": args.ruleset, "players": args.players, "options": args.option,
+            "opponents": args.opponents, "hands": args.hands, "match": args.match,
+            "seed": args.seed}
+
+
+def setup(ruleset_id: str, players: int | None = None, options: Sequence[str] = (),
+          hands: int | None = None, match: bool = False, seed: int | None = None,
+          seat: int | None = None) -> tuple[Game, dict[str, str], int]:
+    """The game, the option choices and the seed of ``napkit play`` or ``napkit record``;
+    every usage error is raised here, before anything is played or written."""
+    the_spec = spec()
+    ruleset = ruleset_argument(the_spec, ruleset_id)
+    # Sorted, so that a record names its options in the same order however they were typed.
+    choices = dict(sorted(option_choices(list(options), "--option").items()))
+    values = ruleset.option_values(choices)  # an unknown option or choice is a usage error
+    allowed = compile_rules(ruleset.resolve(values)).players
+    if players is None:
+        players = min(allowed, key=lambda n: (abs(n - 4), n))
+    try:
+        game = Game(ruleset, players, choices)
+    except RuleError as exc:
+        raise UsageError(str(exc)) from None
+    if seat is not None and not 0 <= seat < players:
+        raise UsageError(f"--seat must be a seat from 0 to {players - 1}, not {seat}")
+    if hands is not None and hands < 1:
+        raise UsageError(f"--hands must be at least 1, not {hands}")
+    if match and hands is None and game.rules.match.end == "agreed":
+        raise UsageError(f"a match of {ruleset.id} ends when the players agree (NAP-10.4.1): "
+                         "say how many hands with --hands K")
+    if seed is None:
+        seed = random.SystemRandom().randrange(10**6)
+    return game, choices, seed
+
+
+def play(ruleset_id: str, players: int | None = None, options: Sequence[str] = (),
+         opponents: str = "heuristic", hands: int | None = None, match: bool = False,
+         seed: int | None = None, seat: int | None = None, record: str | None = None) -> int:
+    """``napkit play``: play at the terminal table (seat ``seat`` read from standard input, or
+    watching), printing the game; with ``record``, also write its record to that file."""
+    game, choices, seed = setup(ruleset_id, players, options, hands, match, seed, seat)
+    if record == "-":
+        raise UsageError("--record takes a file name (the game itself is printed on stdout)")
+    with Output(record) as output:  # a file that cannot be written fails before play
+        table = Table(game, seat, opponents, seed)
+        human = f"you play seat {seat}" if seat is not None else "watching"
+        shown = "".join(f", {name}={choice}" for name, choice in choices.items())
+        table.say(f"napkit play {game.id}{shown}: {game.players} players, {human}, "
+                  f"opponents {opponents}, seed {seed}")
+        try:
+            table.run(match, hands)
+        except InputEndedError:
+            unwritten = f"; {record} is not written" if record is not None else ""
+            print(f"\nnapkit: end of input: the game is abandoned (replay it with --seed {seed})"
+                  f"{unwritten}", file=sys.stderr)
+            return EXIT_PROBLEMS
+        except KeyboardInterrupt:
+            print("\nnapkit: interrupted", file=sys.stderr)
+            return 130
+        sys.stdout.flush()
+        if record is not None:
+            output.commit(table.record_text(match))
+    return 0
+
+
+# --- napkit record -------------------------------------------------------------------------------
+_RECORD_HELP = """\
+Write the record of hands, or of a match, played by the engine's players: the same table as
+'napkit play --watch', with the same options, but what is written is the record (JSON, the
+formats of spec/schemas) instead of the game as text.
+
+One hand is written as one napkit-hand/1 document; --hands K (K > 1) as JSON Lines, one
+hand record a line; --match as one napkit-match/1 document (its hands inside it). 'napkit
+validate' reads all three.
+
+The same seed (and the same options) writes the same bytes. Without --seed a seed is drawn
+and printed on stderr, so any record can be written again.
+
+With -o FILE the record is written to a temporary file beside FILE and renamed over it only
+once complete: an interrupted or failed run leaves FILE as it was.
+"""
+
+_RECORD_EPILOG = """\
+examples:
+  napkit record pagat --seed 1 -o hand.json
+  napkit record pagat-floater --players 5 --hands 10 --seed 7 -o hands.jsonl
+  napkit record peep --match --hands 4 --seed 2 | napkit validate -
+"""
+
+
+def add_record(commands: argparse._SubParsersAction[Parser]) -> None:
+    command = commands.add_parser(
+        "record", help="write the record of hands or a match played by the engine's players",
+        description=_RECORD_HELP, epilog=_RECORD_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    command.set_defaults(run=lambda args: record(**_table_arguments(args), output=args.output))
+    _add_table_options(command)
+    command.add_argument("-o", "--output", metavar="FILE",
+                         help="write the record to FILE, atomically (default: stdout)")
+
+
+def record(ruleset_id: str, players: int | None = None, options: Sequence[str] = (),
+           opponents: str = "heuristic", hands: int | None = None, match: bool = False,
+           seed: int | None = None, output: str | None = None) -> int:
+    """``napkit record``: write the record of the table's game (played by
+    :func:`napkit.formats.recording.record_table`) to ``output`` ('-' or None: stdout)."""
+    game, _, drawn = setup(ruleset_id, players, options, hands, match, seed)
+    with Output(None if output in (None, "-") else output) as out:
+        try:
+            text = record_table(game, drawn, opponents=opponents, hands=hands, match=match)
+        except KeyboardInterrupt:
+            print("\nnapkit: interrupted: nothing is written", file=sys.stderr)
+            return 130
+        out.commit(text)
+    if seed is None:
+        print(f"napkit: seed {drawn} (write the same record again with --seed {drawn})",
+              file=sys.stderr)
+    return 0

@@ -1,0 +1,164 @@
+"""``napkit rules ...``: read, compare and check the law book and the rulesets.
+
+Each command's body is a function of plain arguments that prints what the command prints and
+returns its exit status: :func:`list_rulesets`, :func:`show`, :func:`rule`,
+:func:`compare_rulesets`, :func:`decisions`, :func:`check`. What they print is drawn by
+:mod:`napkit.spec.views`; a usage error is raised as :class:`~napkit.errors.UsageError`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from napkit import paths
+from napkit.cli.common import (
+    EXIT_PROBLEMS,
+    EXIT_USAGE,
+    Parser,
+    option_choices,
+    print_lines,
+    ruleset_argument,
+    spec,
+    suggest,
+)
+from napkit.errors import SpecError, SpecProblemsError, UsageError
+from napkit.spec import views
+from napkit.spec.catalog import load_ruleset_file, read_spec
+from napkit.spec.checks import check_ruleset, check_spec
+from napkit.spec.compare import compare
+
+
+def add_commands(commands: argparse._SubParsersAction[Parser]) -> None:
+    """``napkit rules`` and its actions."""
+    rules = commands.add_parser("rules", help="read, compare and check the rules",
+                                description="Read, compare and check the law book and rulesets.")
+    rules.set_defaults(run=lambda _args: _help(rules))
+    sub = rules.add_subparsers(dest="action", metavar="ACTION", parser_class=Parser)
+
+    def add(name: str, run: Callable[[argparse.Namespace], int], text: str) -> Parser:
+        command = sub.add_parser(name, help=text, description=text)
+        command.set_defaults(run=run)
+        assert isinstance(command, Parser)
+        return command
+
+    add("list", lambda _args: list_rulesets(), "every ruleset, its source and player counts")
+    show_ = add("show", lambda args: show(args.ruleset, args.option),
+                "one ruleset: its rules with citations, options, decisions")
+    show_.add_argument("ruleset", metavar="RULESET", help="a ruleset id or a ruleset file")
+    show_.add_argument("--option", action="append", default=[], metavar="NAME=CHOICE",
+                       help="play with this option value (repeatable)")
+    rule_ = add("rule", lambda args: rule(args.rule_id),
+                "one rule, with every ruleset's citation for it")
+    rule_.add_argument("rule_id", metavar="RULE_ID")
+    comp = add("compare", lambda args: compare_rulesets(args.a, args.b, args.option_a,
+                                                        args.option_b),
+               "where two rulesets differ, rule by rule")
+    comp.add_argument("a", metavar="A", help="a ruleset id or a ruleset file")
+    comp.add_argument("b", metavar="B", help="a ruleset id or a ruleset file")
+    comp.add_argument("--option-a", action="append", default=[], metavar="NAME=CHOICE")
+    comp.add_argument("--option-b", action="append", default=[], metavar="NAME=CHOICE")
+    decisions_ = add("decisions", lambda args: decisions(args.decision_id),
+                     "the decisions register, or one decision")
+    decisions_.add_argument("decision_id", nargs="?", metavar="DEC_ID")
+    check_ = add("check", lambda args: check(args.files),
+                 "check the spec, or ruleset files of your own")
+    check_.add_argument("files", nargs="*", metavar="FILE")
+
+
+def _help(parser: argparse.ArgumentParser) -> int:
+    parser.print_help(sys.stderr)
+    return EXIT_USAGE
+
+
+def list_rulesets() -> int:
+    """``napkit rules list``: every ruleset, its source and player counts."""
+    print_lines(views.list_view(spec()))
+    return 0
+
+
+def show(ruleset_id: str, options: Sequence[str] = ()) -> int:
+    """``napkit rules show RULESET [--option NAME=CHOICE]...``: one ruleset (an id or a file)."""
+    the_spec = spec()
+    ruleset = ruleset_argument(the_spec, ruleset_id)
+    choices = option_choices(list(options), "--option")
+    ruleset.option_values(choices)  # an unknown option or choice is a usage error
+    print_lines(views.show_view(the_spec, ruleset, choices))
+    return 0
+
+
+def rule(rule_id: str) -> int:
+    """``napkit rules rule RULE_ID``: one rule, with every ruleset's citation for it."""
+    the_spec = spec()
+    found = the_spec.lawbook.get(rule_id)
+    if found is None:
+        raise UsageError(f"the law book has no rule {rule_id!r}"
+                         f"{suggest(rule_id, list(the_spec.lawbook.rules))}")
+    print_lines(views.rule_view(the_spec, found))
+    return 0
+
+
+def compare_rulesets(a_id: str, b_id: str, options_a: Sequence[str] = (),
+                     options_b: Sequence[str] = ()) -> int:
+    """``napkit rules compare A B``: where two rulesets differ, rule by rule."""
+    the_spec = spec()
+    a, b = ruleset_argument(the_spec, a_id), ruleset_argument(the_spec, b_id)
+    choices_a = option_choices(list(options_a), "--option-a")
+    choices_b = option_choices(list(options_b), "--option-b")
+    differences = compare(a, b, the_spec.lawbook, choices_a, choices_b)
+    print_lines(views.compare_view(a, b, differences, choices_a=choices_a, choices_b=choices_b))
+    return 0
+
+
+def decisions(decision_id: str | None = None) -> int:
+    """``napkit rules decisions [DEC_ID]``: the decisions register, or one decision."""
+    the_spec = spec()
+    if decision_id is None:
+        print_lines(views.decisions_view(the_spec))
+        return 0
+    decision = the_spec.register.get(decision_id)
+    if decision is None:
+        raise UsageError(f"the register has no decision {decision_id!r}"
+                         f"{suggest(decision_id, list(the_spec.register.by_id))}")
+    print_lines(views.decision_view(the_spec, decision))
+    return 0
+
+
+def check(files: Sequence[str] = ()) -> int:
+    """``napkit rules check [FILE]...``: check the spec, or ruleset files of your own."""
+    if files:
+        return _check_files(list(files))
+    the_spec, problems = read_spec()
+    if not problems:
+        problems = check_spec(the_spec, paths.sources_dir())
+    for problem in problems:
+        print(problem)
+    what = (f"the spec ({len(the_spec.rulesets)} rulesets, {len(the_spec.lawbook.rules)} rules, "
+            f"{len(the_spec.register.decisions)} decisions)")
+    print(views.check_summary(problems, what))
+    if not paths.sources_dir().is_dir():
+        print(f"(the sources are not at {paths.sources_dir()}: their line counts and digests "
+              "were not compared)")
+    return EXIT_PROBLEMS if problems else 0
+
+
+def _check_files(files: list[str]) -> int:
+    the_spec = spec()
+    problems: list[SpecError] = []
+    for file in files:
+        try:
+            ruleset = load_ruleset_file(Path(file), file, the_spec)
+        except SpecProblemsError as exc:
+            problems += exc.errors
+            continue
+        except SpecError as exc:
+            problems.append(exc)
+            continue
+        problems += check_ruleset(ruleset, the_spec)
+    for problem in problems:
+        print(problem)
+    count = len(files)
+    print(views.check_summary(problems, f"{count} ruleset file{'s' if count != 1 else ''}"))
+    return EXIT_PROBLEMS if problems else 0

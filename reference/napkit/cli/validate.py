@@ -1,0 +1,57 @@
+"""``napkit validate FILE...``: check recorded hands and matches against their schemas and the
+rules. The body is :func:`validate_files`; the checking itself is
+:func:`napkit.formats.validate.report`."""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Sequence
+
+from napkit.cli.common import EXIT_PROBLEMS, Parser, print_lines
+from napkit.errors import UsageError
+from napkit.formats.validate import report
+
+_VALIDATE_HELP = """\
+Check recorded hands and matches (napkit-hand/1, napkit-match/1): each record against its
+JSON Schema (spec/schemas), then against the rules, by replaying it through the engine.
+
+A FILE holds one record as a JSON document, or many as JSON Lines (one record a line);
+'-' reads standard input. Every problem is printed on one line: the file (and line, for
+JSON Lines), the JSON path or the action, the rule id where a rule is broken, and what is
+wrong. One bad record does not stop the others from being checked; a file that cannot be
+read is a problem of that file.
+
+The exit status is 0 when every record is valid, 1 when any is not.
+"""
+
+_VALIDATE_EPILOG = """\
+examples:
+  napkit validate hand.json hands.jsonl
+  napkit record pagat --hands 5 --seed 1 | napkit validate -
+  napkit validate --quiet --json records/*.json
+"""
+
+
+def add_command(commands: argparse._SubParsersAction[Parser]) -> None:
+    validate = commands.add_parser(
+        "validate", help="check recorded hands and matches against the schemas and the rules",
+        description=_VALIDATE_HELP, epilog=_VALIDATE_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    validate.set_defaults(run=lambda args: validate_files(args.files, quiet=args.quiet,
+                                                           as_json=args.json))
+    validate.add_argument("files", nargs="+", metavar="FILE",
+                          help="a record file, JSON or JSON Lines ('-': standard input)")
+    validate.add_argument("-q", "--quiet", action="store_true",
+                          help="print only the problems (and the count), not the valid records")
+    validate.add_argument("--json", action="store_true",
+                          help="print the report as JSON: an object per record")
+
+
+def validate_files(files: Sequence[str], quiet: bool = False, as_json: bool = False) -> int:
+    """``napkit validate``: print the report on ``files`` ('-': standard input, read once);
+    0 when every record is valid, 1 when any is not."""
+    if list(files).count("-") > 1:
+        raise UsageError("'-' (standard input) can be read only once")
+    lines, ok = report(list(files), quiet=quiet, as_json=as_json)
+    print_lines(lines)
+    return 0 if ok else EXIT_PROBLEMS

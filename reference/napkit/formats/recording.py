@@ -1,0 +1,81 @@
+"""Hands and matches played by the engine's players at a seeded table, and their records: what
+``napkit record`` writes, and what the rules site shows as worked examples.
+
+A table's ``seed`` gives two sources of randomness: chance's (the first dealer, each shuffle)
+and the players' (``napkit-players-SEED``), so that a seed deals the same cards whichever
+players play them. ``napkit play --watch`` plays the same game from the same seed.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Sequence
+
+from napkit.engine.game import Game
+from napkit.engine.hand import HandState
+from napkit.engine.match import MatchState, new_match
+from napkit.engine.players import make_player, play_out
+from napkit.formats.records import hand_record, match_record
+
+__all__ = ["chance_rng", "play_table", "player_rng", "record_table", "record_text"]
+
+
+def chance_rng(seed: int) -> random.Random:
+    """Chance's source at a table of this seed: the first dealer, the shuffles."""
+    return random.Random(seed)
+
+
+def player_rng(seed: int) -> random.Random:
+    """The engine's players' source at a table of this seed."""
+    return random.Random(f"napkit-players-{seed}")
+
+
+def play_table(game: Game, seed: int, *, opponents: str = "heuristic", hands: int | None = None,
+               match: bool = False) -> tuple[HandState, ...] | MatchState:
+    """``hands`` hands (default one), each settled on its own, the first dealer found by
+    chance (NAP-4.1.1) and the deal passing left; or, with ``match``, a match (NAP-10) of
+    ``hands`` hands or to its end. Every seat is played by the engine's ``opponents`` players
+    (a style of :func:`napkit.engine.players.make_player`).
+
+    >>> from napkit import Game
+    >>> from napkit.formats.recording import play_table
+    >>> [hand] = play_table(Game.create("pagat", 4), seed=1)
+    >>> hand.is_over(), hand.dealer
+    (True, 1)
+    """
+    players = [make_player(opponents, game) for _ in range(game.players)]
+    chance, rng = chance_rng(seed), player_rng(seed)
+    if match:
+        return play_out(new_match(game, hands), rng, players, chance=chance)
+    dealer = chance.randrange(game.players)
+    played = []
+    for _ in range(hands or 1):
+        played.append(play_out(game.new_hand(dealer), rng, players, chance=chance))
+        dealer = (dealer + 1) % game.players
+    return tuple(played)
+
+
+def record_text(played: Sequence[HandState] | MatchState) -> str:
+    """The record of what was played, as ``napkit record`` writes it: a match record, one
+    hand record, or JSON Lines of hand records, one a line."""
+    if isinstance(played, MatchState):
+        return json.dumps(match_record(played), indent=2) + "\n"
+    records = [hand_record(state) for state in played]
+    if len(records) == 1:
+        return json.dumps(records[0], indent=2) + "\n"
+    return "".join(json.dumps(record) + "\n" for record in records)
+
+
+def record_table(game: Game, seed: int, *, opponents: str = "heuristic",
+                 hands: int | None = None, match: bool = False) -> str:
+    """What ``napkit record`` writes for this table (see :func:`play_table`).
+
+    >>> import json
+    >>> from napkit import Game
+    >>> from napkit.formats.recording import record_table
+    >>> record = json.loads(record_table(Game.create("pagat", 4), seed=1))
+    >>> record["format"], record["ruleset"], record["dealer"]
+    ('napkit-hand/1', 'pagat', 1)
+    """
+    return record_text(play_table(game, seed, opponents=opponents, hands=hands, match=match))
