@@ -8,6 +8,8 @@ names most programs need are here:
 - :class:`Game`: a ruleset with its options, for a table; it makes hands and matches.
 - :class:`HandState`: one hand at one moment: whose turn, the legal actions, ``apply``.
 - :class:`MatchState` and :func:`new_match`: hands played in sequence, with chips and a pool.
+- :func:`play_out`: a hand or a match played to its end by computer players, chance drawn
+  from a seeded ``random.Random``.
 - :func:`parse_action`: an action from what a player types (``"bid nap"``, ``"10H"``).
 - :class:`IllegalActionError`: an action refused, with the id of the rule it breaks.
 - :class:`SetupError`: a game or hand that cannot be set up, with its rule id.
@@ -32,6 +34,7 @@ if TYPE_CHECKING:
     from napkit.engine.game import Game
     from napkit.engine.hand import HandState
     from napkit.engine.match import MatchState, new_match
+    from napkit.engine.players import play_out
     from napkit.errors import IllegalActionError, SetupError, SpecError
     from napkit.formats.notation import parse_action
     from napkit.spec.catalog import load_spec
@@ -43,6 +46,7 @@ _WHERE = {
     "MatchState": "napkit.engine.match",
     "new_match": "napkit.engine.match",
     "parse_action": "napkit.formats.notation",
+    "play_out": "napkit.engine.players",
     "IllegalActionError": "napkit.errors",
     "SetupError": "napkit.errors",
     "SpecError": "napkit.errors",
@@ -52,7 +56,7 @@ _WHERE = {
 }
 
 __all__ = ["Game", "HandState", "IllegalActionError", "MatchState", "SetupError", "SpecError",
-           "card_name", "load_spec", "new_match", "parse_action", "parse_card"]
+           "card_name", "load_spec", "new_match", "parse_action", "parse_card", "play_out"]
 
 
 def __getattr__(name: str) -> Any:

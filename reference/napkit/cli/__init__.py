@@ -22,6 +22,7 @@ import argparse
 import sys
 from collections.abc import Callable, Sequence
 
+from napkit import __version__
 from napkit.cli import play, rules, validate
 from napkit.cli.common import EXIT_PROBLEMS, EXIT_USAGE, Parser, silence_stdout
 from napkit.errors import ChoiceError, SpecError, SpecProblemsError, UsageError
@@ -30,7 +31,13 @@ __all__ = ["EXIT_PROBLEMS", "EXIT_USAGE", "main"]
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = Parser(prog="napkit", description="The reference rules kit for Nap.")
+    parser = Parser(prog="napkit", description="The reference rules kit for Nap.",
+                    epilog="examples:\n  napkit rules show pagat\n"
+                           "  napkit play pagat --players 4 --seat 0 --seed 1\n"
+                           "  napkit conform -- node my-nap.js\n\n"
+                           "'napkit COMMAND --help' shows each command's options.",
+                    formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--version", action="version", version=f"napkit {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
     rules.add_commands(commands)
     play.add_play(commands)

@@ -67,7 +67,7 @@ examples:
   napkit play pagat --players 4 --seat 0 --seed 1
   napkit play pagat-floater --watch --hands 3 --seed 7
   napkit play peep --players 5 --match --opponents random --seed 2
-  napkit play pagat --option optional-bids=misere --seat 2
+  napkit play pagat --option mis=on --seat 2
 """
 
 

@@ -30,16 +30,32 @@ from napkit.spec.catalog import load_ruleset_file, read_spec
 from napkit.spec.checks import check_ruleset, check_spec
 from napkit.spec.compare import compare
 
+# What each action's --help shows as its example (tests/test_cli_help.py runs each one).
+EXAMPLES = {
+    "list": "napkit rules list",
+    "show": "napkit rules show peep --option naming=any-suit",
+    "rule": "napkit rules rule NAP-8.1.1",
+    "compare": "napkit rules compare classic napoleon",
+    "decisions": "napkit rules decisions DEC-003",
+    "check": "napkit rules check spec/rulesets/pagat.json",
+}
+
 
 def add_commands(commands: argparse._SubParsersAction[Parser]) -> None:
     """``napkit rules`` and its actions."""
-    rules = commands.add_parser("rules", help="read, compare and check the rules",
-                                description="Read, compare and check the law book and rulesets.")
+    rules = commands.add_parser(
+        "rules", help="read, compare and check the rules",
+        description="Read, compare and check the law book and rulesets.",
+        epilog="examples:\n  napkit rules list\n  napkit rules show pagat-floater\n"
+               "  napkit rules compare classic pagat",
+        formatter_class=argparse.RawDescriptionHelpFormatter)
     rules.set_defaults(run=lambda _args: _help(rules))
     sub = rules.add_subparsers(dest="action", metavar="ACTION", parser_class=Parser)
 
     def add(name: str, run: Callable[[argparse.Namespace], int], text: str) -> Parser:
-        command = sub.add_parser(name, help=text, description=text)
+        command = sub.add_parser(name, help=text, description=text,
+                                 epilog=f"example:\n  {EXAMPLES[name]}",
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
         command.set_defaults(run=run)
         assert isinstance(command, Parser)
         return command

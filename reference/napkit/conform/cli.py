@@ -51,7 +51,10 @@ def add_commands(commands: Any, parser_class: type[argparse.ArgumentParser]) -> 
         "adapter", help="serve the reference engine over the adapter protocol (stdin/stdout)",
         description="napkit's engine behind napkit-adapter/1: one JSON request a line on "
                     "standard input, one JSON response a line on standard output "
-                    "(spec/conformance.md). The same as python -m napkit.adapter.")
+                    "(spec/conformance.md). The same as python -m napkit.adapter.",
+        epilog="example:\n  printf '%s\\n' '{\"id\": 0, \"type\": \"hello\", "
+               "\"protocol\": \"napkit-adapter/1\"}' | napkit adapter",
+        formatter_class=argparse.RawDescriptionHelpFormatter)
     adapter.set_defaults(run=_adapter)
     conform = commands.add_parser(
         "conform", help="run the conformance suite against a program (the reference by default)",
