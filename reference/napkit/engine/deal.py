@@ -109,6 +109,6 @@ def apply_deal(state: H, action: Action) -> H:
     for i, seat in enumerate(state.order):
         a, b, c, d, e = places[i](pack)  # five cards a hand (NAP-4.2.1)
         hands[seat] = bits[a] | bits[b] | bits[c] | bits[d] | bits[e]
-    return replace(state,
-        hands=tuple(hands), widow=pack[card_place] if card_place >= 0 else -1,
+    return replace(
+        state, hands=tuple(hands), widow=pack[card_place] if card_place >= 0 else -1,
         stock=pack[stock_from:], log=(state.log, (CHANCE, action)), turn=NOBODY)

@@ -96,7 +96,7 @@ def apply_buy(state: H, action: Action) -> H:
     if funds is not None:
         funds = funds[:seat] + (funds[seat] - cost,) + funds[seat + 1:]
     paid = replace(state, pool=state.pool + cost, funds=funds, log=log,
-                          ledger=state.ledger + (Payment(seat, POOL, cost, "NAP-6.2.1"),))
+                   ledger=state.ledger + (Payment(seat, POOL, cost, "NAP-6.2.1"),))
     drawn = state.stock[:want]
     new_hand = hand & ~cards
     for card in drawn:
@@ -104,7 +104,7 @@ def apply_buy(state: H, action: Action) -> H:
     hands = paid.hands[:seat] + (new_hand,) + paid.hands[seat + 1:]
     if want <= len(state.stock):
         return _next_buyer(replace(paid, hands=hands, stock=state.stock[want:],
-                                         discards=state.discards + cards_of(cards)))
+                                   discards=state.discards + cards_of(cards)))
     # The stock runs out: the earlier discards are shuffled into a new stock (chance).
     return replace(paid, hands=hands, stock=(), phase=RESHUFFLE, turn=CHANCE, pending=cards)
 
@@ -131,8 +131,8 @@ def apply_reshuffle(state: H, action: Action) -> H:
     for card in action.stock[:short]:
         hand |= 1 << card
     hands = state.hands[:seat] + (hand,) + state.hands[seat + 1:]
-    done = replace(state,
-        hands=hands, stock=action.stock[short:], discards=cards_of(state.pending), pending=0,
+    done = replace(
+        state, hands=hands, stock=action.stock[short:], discards=cards_of(state.pending), pending=0,
         phase=PURCHASE, turn=seat, log=(state.log, (CHANCE, action)))
     return _next_buyer(done)
 

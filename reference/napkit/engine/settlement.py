@@ -132,7 +132,7 @@ def settle(state: H) -> H:
                     tuple([t[1] for t in state.tricks]), ledger, pool,
                     net(ledger, state.game.players))
     return replace(state, phase=OVER, turn=NOBODY, pool=pool, funds=funds, ledger=ledger,
-                          result=result)
+                   result=result)
 
 
 def throw_in(state: H) -> H:

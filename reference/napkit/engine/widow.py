@@ -58,8 +58,8 @@ def peek(state: H) -> H:
             raise IllegalActionError("NAP-6.1.1", f"seat {seat} cannot pay {cost} for a look")
         funds = funds[:seat] + (funds[seat] - cost,) + funds[seat + 1:]
     return replace(state, seen=state.seen | 1 << seat, pool=state.pool + cost, funds=funds,
-                          ledger=state.ledger + (Payment(seat, POOL, cost, "NAP-6.1.1"),),
-                          log=(state.log, (seat, PEEK)))
+                   ledger=state.ledger + (Payment(seat, POOL, cost, "NAP-6.1.1"),),
+                   log=(state.log, (seat, PEEK)))
 
 
 def start_exchange(state: H) -> H:
@@ -87,8 +87,8 @@ def start_exchange(state: H) -> H:
 def _take(state: H, keep: int) -> H:
     declarer = state.declarer
     hand = state.hands[declarer] | 1 << state.widow
-    return replace(state,
-        hands=state.hands[:declarer] + (hand,) + state.hands[declarer + 1:], widow=-1,
+    return replace(
+        state, hands=state.hands[:declarer] + (hand,) + state.hands[declarer + 1:], widow=-1,
         seen=state.seen | 1 << declarer, phase=DISCARD, turn=declarer, pending=keep)
 
 
@@ -127,8 +127,8 @@ def apply_discard(state: H, action: Action) -> H:
             "NAP-6.3.1", f"a declarer who must take the {state.game.rules.widow_name} discards "
                          f"one of the five cards dealt, not {card_words(card)}")
     hand &= ~(1 << card)
-    return replace(state,
-        hands=state.hands[:declarer] + (hand,) + state.hands[declarer + 1:],
+    return replace(
+        state, hands=state.hands[:declarer] + (hand,) + state.hands[declarer + 1:],
         discards=state.discards + (card,), pending=0,
         log=(state.log, (declarer, action)), turn=NOBODY)
 
