@@ -136,8 +136,8 @@ def settle(state: H) -> H:
 
 
 def throw_in(state: H) -> H:
-    """A hand nobody bid for ends unplayed (NAP-5.3.2); only looks already bought have been
-    paid."""
+    """A hand nobody bid for ends unplayed, no contract settled (NAP-5.3.2): what was paid
+    before the auction ended (looks at the widow, purchases) stays paid, and nothing more."""
     result = Result(True, -1, None, 0, None, (), state.ledger, state.pool,
                     net(state.ledger, state.game.players))
     return replace(state, phase=OVER, turn=NOBODY, result=result)
