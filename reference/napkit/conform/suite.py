@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import fnmatch
 import json
-import os
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -70,9 +69,9 @@ class Problem:
 
 
 def default_suite_dir() -> Path:
-    """The suite: ``$NAPKIT_SUITE``, else ``<repo>/conformance/cases``."""
-    env = os.environ.get("NAPKIT_SUITE")
-    return Path(env) if env else paths.REPO_ROOT / "conformance" / "cases"
+    """The suite: ``$NAPKIT_SUITE``, else the one napkit ships with
+    (:func:`napkit.paths.suite_dir`)."""
+    return paths.suite_dir()
 
 
 def load_suite(root: Path) -> tuple[list[Case], list[Problem]]:
