@@ -165,3 +165,35 @@ def test_filters() -> None:
     assert ids(Filters(rulesets=("pagat",), kinds=("outcome",), tags=("handworked",))) == [IDS[4]]
     assert ids(Filters(tags=("generated",))) == []
     assert rule_matches("NAP-8.1.1", "NAP-8.1") and not rule_matches("NAP-8.10.1", "NAP-8.1")
+
+
+def test_filters_read_only_the_files_they_may_choose(suite: Path,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    # A broken file the filters cannot choose is not read (a rerun of one case reads one
+    # file); a run without filters reads and reports it.
+    (suite / "pagat" / "legal" / "broken.json").write_text('{"format": ', encoding="utf-8")
+    read: list[str] = []
+    original = Path.read_text
+
+    def spy(self: Path, *args: Any, **kwargs: Any) -> str:
+        read.append(self.name)
+        return original(self, *args, **kwargs)
+
+    monkeypatch.setattr(Path, "read_text", spy)
+    cases, problems = load_suite(suite, Filters(cases=(IDS[0],)))
+    assert [c.id for c in cases] == [IDS[0]] and problems == []
+    assert [name for name in read if not name.endswith(".schema.json")] == [
+        IDS[0].rsplit("/", 1)[1] + ".json"]
+    cases, problems = load_suite(suite, Filters(rulesets=("pagat",), kinds=("illegal",)))
+    assert [c.id for c in cases] == IDS[:2] and problems == []
+    cases, problems = load_suite(suite, Filters(rules=("NAP-8",)))  # needs every file's rules
+    assert [Path(p.file).name for p in problems] == ["broken.json"]
+
+
+def test_may_admit_reads_the_id_as_the_path() -> None:
+    assert Filters(rulesets=("pagat",)).may_admit("pagat/legal/x")
+    assert not Filters(rulesets=("peep",)).may_admit("pagat/legal/x")
+    assert not Filters(kinds=("match",)).may_admit("pagat/legal/x")
+    assert Filters(cases=("pagat/*/x",)).may_admit("pagat/legal/x")
+    assert not Filters(cases=("pagat/legal/y",)).may_admit("pagat/legal/x")
+    assert Filters(tags=("handworked",)).may_admit("pagat/legal/x")  # decided by the contents

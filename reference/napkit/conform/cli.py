@@ -27,7 +27,15 @@ from napkit.conform.process import (
 )
 from napkit.conform.report import Progress, Run, summary_lines, write_reports
 from napkit.conform.runner import run_suite
-from napkit.conform.suite import KINDS, Case, Filters, default_suite_dir, load_suite, select
+from napkit.conform.suite import (
+    KINDS,
+    Case,
+    Filters,
+    case_files,
+    default_suite_dir,
+    load_suite,
+    select,
+)
 from napkit.conform.xfail import Expected, XfailError, load_xfail
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
@@ -133,20 +141,23 @@ def run_conform(args: argparse.Namespace) -> int:
     if not root.is_dir():
         _say(f"the suite is empty: there is no folder {root}")
         return EXIT_FAILED
-    cases, problems = load_suite(root)
-    for problem in problems:
-        _say(f"bad case file: {problem}")
-    if not cases:
-        if not problems:
-            _say(f"the suite is empty: no case under {root}")
-        return EXIT_FAILED
-    if args.matrix:
-        return _matrix(cases)
     filters = Filters(tuple(args.rulesets), tuple(args.rules), tuple(args.tags),
                       tuple(args.kinds), tuple(args.cases))
+    ids = set(case_files(root))
+    # Only the files the filters may choose are read and checked (the whole suite for the
+    # matrix): rerunning one case starts at once.
+    cases, problems = load_suite(root, None if args.matrix else filters)
+    for problem in problems:
+        _say(f"bad case file: {problem}")
+    if not ids:
+        _say(f"the suite is empty: no case under {root}")
+        return EXIT_FAILED
+    if args.matrix:
+        return _matrix(cases) if cases else EXIT_FAILED
     chosen = select(cases, filters)
     if not chosen:
-        _say(f"no case matches the filters ({len(cases)} cases in the suite)")
+        if not problems:
+            _say(f"no case matches the filters ({len(ids)} cases in the suite)")
         return EXIT_FAILED
     expected = Expected()
     if args.xfail is not None:
@@ -156,7 +167,7 @@ def run_conform(args: argparse.Namespace) -> int:
             _say(str(exc))
             return EXIT_FAILED
     notes = [f"the expected-failures file lists {case_id}, which is not in the suite"
-             for case_id in expected.unknown_cases({c.id for c in cases})]
+             for case_id in expected.unknown_cases(ids)]
     try:
         run = _run(args, chosen, expected, str(root), notes)
     except KeyboardInterrupt:

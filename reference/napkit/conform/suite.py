@@ -74,14 +74,26 @@ def default_suite_dir() -> Path:
     return paths.suite_dir()
 
 
-def load_suite(root: Path) -> tuple[list[Case], list[Problem]]:
-    """Every case under ``root`` (sorted by id), and the problems of the files left out."""
+def case_files(root: Path) -> dict[str, Path]:
+    """Every case file under ``root`` by the id its path gives it (``pagat/legal/0001``),
+    read from the folder alone: no file is opened."""
+    return {path.relative_to(root).with_suffix("").as_posix(): path
+            for path in sorted(root.rglob("*.json")) if path.is_file()}
+
+
+def load_suite(root: Path, filters: Filters | None = None) -> tuple[list[Case], list[Problem]]:
+    """Every case under ``root`` (sorted by id), and the problems of the files left out.
+
+    With ``filters``, only the files whose path may hold a case they admit are read (a case's
+    id is its path, and its ruleset and kind its first two folders, which :func:`check_document`
+    holds it to): rerunning one case reads one file.
+    """
     if not root.is_dir():
         return [], [Problem(str(root), "$", "the suite folder does not exist")]
     cases: list[Case] = []
     problems: list[Problem] = []
-    for path in sorted(root.rglob("*.json")):
-        if not path.is_file():
+    for case_id, path in case_files(root).items():
+        if filters is not None and not filters.may_admit(case_id):
             continue
         case, found = load_case(path, root)
         problems.extend(found)
@@ -207,6 +219,17 @@ class Filters:
     def __bool__(self) -> bool:
         return bool(self.rulesets or self.rules or self.tags or self.kinds or self.cases)
 
+    def may_admit(self, case_id: str) -> bool:
+        """Whether a case of this id (its path: ``RULESET/KIND/NAME``) can be admitted; the
+        filters on its rules and tags wait for its contents."""
+        ruleset, _, rest = case_id.partition("/")
+        kind = rest.partition("/")[0]
+        if self.rulesets and ruleset not in self.rulesets:
+            return False
+        if self.kinds and kind not in self.kinds:
+            return False
+        return not self.cases or any(fnmatch.fnmatchcase(case_id, g) for g in self.cases)
+
     def admits(self, case: Case) -> bool:
         if self.rulesets and case.ruleset not in self.rulesets:
             return False
@@ -229,5 +252,5 @@ def select(cases: Iterable[Case], filters: Filters) -> list[Case]:
     return [c for c in cases if filters.admits(c)]
 
 
-__all__ = ["CASE_FORMAT", "KINDS", "Case", "Filters", "Problem", "check_document",
+__all__ = ["CASE_FORMAT", "KINDS", "Case", "Filters", "Problem", "case_files", "check_document",
            "default_suite_dir", "load_case", "load_suite", "rule_matches", "select"]

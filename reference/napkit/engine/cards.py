@@ -100,15 +100,23 @@ def pack_mask(lowest_rank: int) -> int:
 
 
 # Every mask of one suit's 13 bits, mapped to its cards lowest first: the hot loops of the
-# engine turn masks into cards through these tables instead of looping over bits.
-_SUIT_CARDS: tuple[tuple[tuple[Card, ...], ...], ...] = tuple(
-    tuple(tuple(s * 13 + r for r in range(13) if m >> r & 1) for m in range(1 << 13)) for s in SUITS
-)
+# engine turn masks into cards through these tables instead of looping over bits. Built at the
+# first use, not at import (a command that plays no card, `napkit --help`, never builds them).
+SuitTable = tuple[tuple[tuple[Card, ...], ...], ...]
+_SUIT_CARDS: SuitTable = ()
+
+
+def _suit_cards() -> SuitTable:
+    global _SUIT_CARDS  # noqa: PLW0603
+    _SUIT_CARDS = tuple(
+        tuple(tuple(s * 13 + r for r in range(13) if m >> r & 1) for m in range(1 << 13))
+        for s in SUITS)
+    return _SUIT_CARDS
 
 
 def cards_of(mask: int) -> tuple[Card, ...]:
     """The cards of a mask, in card order (spades low to high, then hearts, ...)."""
-    t = _SUIT_CARDS
+    t = _SUIT_CARDS or _suit_cards()
     return (
         t[0][mask & 0x1FFF]
         + t[1][mask >> 13 & 0x1FFF]

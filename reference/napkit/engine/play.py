@@ -25,11 +25,18 @@ def start(state: H) -> H:
     return replace(state, phase=PLAY, turn=state.declarer, leader=state.declarer)
 
 
-# For every suit and every 13-bit mask of it, the Play actions of its cards, lowest first.
-_SUIT_PLAYS: tuple[tuple[tuple[Play, ...], ...], ...] = tuple(
-    tuple(tuple(PLAYS[s * 13 + r] for r in range(13) if m >> r & 1) for m in range(1 << 13))
-    for s in range(4)
-)
+# For every suit and every 13-bit mask of it, the Play actions of its cards, lowest first;
+# built at the first listing of plays, not at import.
+PlayTable = tuple[tuple[tuple[Play, ...], ...], ...]
+_SUIT_PLAYS: PlayTable = ()
+
+
+def _suit_plays() -> PlayTable:
+    global _SUIT_PLAYS  # noqa: PLW0603
+    _SUIT_PLAYS = tuple(
+        tuple(tuple(PLAYS[s * 13 + r] for r in range(13) if m >> r & 1) for m in range(1 << 13))
+        for s in range(4))
+    return _SUIT_PLAYS
 
 
 def playable(state: HandData) -> int:
@@ -50,7 +57,7 @@ def legal_plays(state: HandData) -> tuple[Action, ...]:
     global _LAST_STATE, _LAST_MASK  # noqa: PLW0603
     mask = _LAST_MASK = playable(state)
     _LAST_STATE = state
-    t = _SUIT_PLAYS
+    t = _SUIT_PLAYS or _suit_plays()
     return (t[0][mask & 0x1FFF] + t[1][mask >> 13 & 0x1FFF] + t[2][mask >> 26 & 0x1FFF]
             + t[3][mask >> 39 & 0x1FFF])
 
