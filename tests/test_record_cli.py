@@ -9,6 +9,7 @@ import json
 import os
 import re
 import stat
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -229,12 +230,13 @@ def test_a_run_interrupted_while_playing_leaves_the_file(tmp_path: Path, capsys:
     target.write_text(GOOD_OLD, encoding="utf-8")
     seen: list[str] = []
 
-    def interrupted(*_args: object, **_kwargs: object) -> str:
+    def interrupted(*_args: object, **_kwargs: object) -> Iterator[str]:
+        yield '{"format": "napkit-hand/1"}\n'  # a first hand written away, then Ctrl-C
         seen.extend(leftovers(tmp_path))  # the temporary file exists while playing
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(cli.play, "record_table", interrupted)
-    code, out, err = record(capsys, "pagat", "--seed", "1", "-o", str(target))
+    monkeypatch.setattr(cli.play, "record_chunks", interrupted)
+    code, out, err = record(capsys, "pagat", "--seed", "1", "--hands", "3", "-o", str(target))
     assert code == 130 and out == "" and "interrupted" in err
     assert len(seen) == 1 and seen[0].startswith(".hand.json.")
     assert target.read_text(encoding="utf-8") == GOOD_OLD
@@ -294,3 +296,28 @@ def test_help(capsys: Capture) -> None:
     out = capsys.readouterr().out
     for words in ("JSON Lines", "napkit-match/1", "-o FILE", "--seed S", "--match"):
         assert words in out
+
+
+def test_many_hands_are_written_as_they_are_played(tmp_path: Path, capsys: Capture) -> None:
+    # The file napkit record writes hand by hand is the text of all the hands written at once.
+    from napkit.engine.game import Game
+    from napkit.formats.recording import play_table, record_text
+
+    target = tmp_path / "hands.jsonl"
+    code, _, _ = record(capsys, "pagat-floater", "--players", "5", "--hands", "7", "--seed",
+                        "3", "-o", str(target))
+    assert code == 0
+    whole = record_text(play_table(Game.create("pagat-floater", 5), 3, hands=7))
+    assert target.read_text(encoding="utf-8") == whole
+    code, out, _ = record(capsys, "pagat-floater", "--players", "5", "--hands", "7", "--seed",
+                          "3")
+    assert code == 0 and out == whole
+
+
+def test_the_hands_are_played_one_at_a_time() -> None:
+    from napkit.engine.game import Game
+    from napkit.formats.recording import table_hands
+
+    hands = table_hands(Game.create("pagat", 4), 5, hands=10**9)  # never all at once
+    first, second = next(hands), next(hands)
+    assert first.is_over() and second.is_over() and second.dealer == (first.dealer + 1) % 4

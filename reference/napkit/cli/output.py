@@ -9,18 +9,22 @@ import os
 import sys
 import tempfile
 from pathlib import Path
+from typing import IO
 
 
 class Output:
     """Where a record goes: stdout, or ``target`` replaced atomically. A temporary file is
     made beside the target at once (so an unwritable place fails before anything is played);
-    :meth:`commit` fills it, flushes it to disk and renames it over the target; leaving the
-    ``with`` block without committing removes it, and the target is never touched."""
+    :meth:`write` adds to it as the records are made (so that a long recording holds no more
+    than one record in memory), :meth:`commit` writes what is left, flushes it to disk and
+    renames it over the target; leaving the ``with`` block without committing removes it, and
+    the target is never touched. To stdout, each write goes out at once."""
 
     def __init__(self, target: str | None) -> None:
         self.target = target
         self.temp: str | None = None
         self.fd = -1
+        self.file: IO[str] | None = None
         if target is None:
             return
         if Path(target).is_dir():
@@ -40,16 +44,31 @@ class Output:
     def __exit__(self, *_exc: object) -> None:
         self.close()
 
-    def commit(self, text: str) -> None:
+    def write(self, text: str) -> None:
+        """Add ``text`` to the record (stdout: written out at once)."""
         if self.target is None:
             sys.stdout.write(text)
+            return
+        try:
+            if self.file is None:
+                assert self.fd >= 0
+                fd, self.fd = self.fd, -1
+                self.file = os.fdopen(fd, "w", encoding="utf-8", newline="\n")
+            self.file.write(text)
+        except OSError as exc:
+            raise OSError(exc.errno, exc.strerror, self.target) from None
+
+    def commit(self, text: str = "") -> None:
+        """Write ``text`` and finish: stdout is flushed; a file is flushed to disk and
+        renamed over the target."""
+        self.write(text)
+        if self.target is None:
             sys.stdout.flush()
             return
-        assert self.temp is not None and self.fd >= 0
-        fd, self.fd = self.fd, -1
+        assert self.temp is not None and self.file is not None
+        file, self.file = self.file, None
         try:
-            with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as file:
-                file.write(text)
+            with file:
                 file.flush()
                 os.fsync(file.fileno())
             os.replace(self.temp, self.target)
@@ -59,6 +78,10 @@ class Output:
 
     def close(self) -> None:
         """Remove the temporary file unless it was committed."""
+        if self.file is not None:
+            with contextlib.suppress(OSError):
+                self.file.close()
+            self.file = None
         if self.fd >= 0:
             os.close(self.fd)
             self.fd = -1

@@ -20,7 +20,7 @@ from napkit.cli.table import InputEndedError, Table
 from napkit.engine.game import Game, compile_rules
 from napkit.engine.players import PLAYER_KINDS
 from napkit.errors import RuleError, UsageError
-from napkit.formats.recording import record_table
+from napkit.formats.recording import record_chunks
 
 _PLAY_HELP = """\
 Play hands of Nap, or a match, in the terminal against the engine's own players, or watch
@@ -210,15 +210,19 @@ def record(ruleset_id: str, players: int | None = None, options: Sequence[str] =
            opponents: str = "heuristic", hands: int | None = None, match: bool = False,
            seed: int | None = None, output: str | None = None) -> int:
     """``napkit record``: write the record of the table's game (played by
-    :func:`napkit.formats.recording.record_table`) to ``output`` ('-' or None: stdout)."""
+    :func:`napkit.formats.recording.record_chunks`, written as each hand ends) to ``output``
+    ('-' or None: stdout)."""
     game, _, drawn = setup(ruleset_id, players, options, hands, match, seed)
     with Output(None if output in (None, "-") else output) as out:
         try:
-            text = record_table(game, drawn, opponents=opponents, hands=hands, match=match)
+            for chunk in record_chunks(game, drawn, opponents=opponents, hands=hands,
+                                       match=match):
+                out.write(chunk)  # each hand's line as it ends: memory stays flat
         except KeyboardInterrupt:
-            print("\nnapkit: interrupted: nothing is written", file=sys.stderr)
+            where = "nothing is written" if out.target else "the hands so far were written"
+            print(f"\nnapkit: interrupted: {where}", file=sys.stderr)
             return 130
-        out.commit(text)
+        out.commit()
     if seed is None:
         print(f"napkit: seed {drawn} (write the same record again with --seed {drawn})",
               file=sys.stderr)

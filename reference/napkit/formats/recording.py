@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 from napkit.engine.game import Game
 from napkit.engine.hand import HandState
@@ -18,7 +18,8 @@ from napkit.engine.match import MatchState, new_match
 from napkit.engine.players import make_player, play_out
 from napkit.formats.records import hand_record, match_record
 
-__all__ = ["chance_rng", "play_table", "player_rng", "record_table", "record_text"]
+__all__ = ["chance_rng", "play_table", "player_rng", "record_chunks", "record_table",
+           "record_text", "table_hands"]
 
 
 def chance_rng(seed: int) -> random.Random:
@@ -44,16 +45,23 @@ def play_table(game: Game, seed: int, *, opponents: str = "heuristic", hands: in
     >>> hand.is_over(), hand.dealer
     (True, 1)
     """
+    if match:
+        players = [make_player(opponents, game) for _ in range(game.players)]
+        return play_out(new_match(game, hands), player_rng(seed), players,
+                        chance=chance_rng(seed))
+    return tuple(table_hands(game, seed, opponents=opponents, hands=hands or 1))
+
+
+def table_hands(game: Game, seed: int, *, opponents: str = "heuristic",
+                hands: int = 1) -> Iterator[HandState]:
+    """The hands of :func:`play_table` (not a match), one at a time as each is played: a
+    caller that writes each away holds one hand at a time, however many are played."""
     players = [make_player(opponents, game) for _ in range(game.players)]
     chance, rng = chance_rng(seed), player_rng(seed)
-    if match:
-        return play_out(new_match(game, hands), rng, players, chance=chance)
     dealer = chance.randrange(game.players)
-    played = []
-    for _ in range(hands or 1):
-        played.append(play_out(game.new_hand(dealer), rng, players, chance=chance))
+    for _ in range(hands):
+        yield play_out(game.new_hand(dealer), rng, players, chance=chance)
         dealer = (dealer + 1) % game.players
-    return tuple(played)
 
 
 def record_text(played: Sequence[HandState] | MatchState) -> str:
@@ -65,6 +73,18 @@ def record_text(played: Sequence[HandState] | MatchState) -> str:
     if len(records) == 1:
         return json.dumps(records[0], indent=2) + "\n"
     return "".join(json.dumps(record) + "\n" for record in records)
+
+
+def record_chunks(game: Game, seed: int, *, opponents: str = "heuristic",
+                  hands: int | None = None, match: bool = False) -> Iterator[str]:
+    """What :func:`record_table` writes, in pieces as the game is played: for more than one
+    hand (not a match), a line of JSON Lines as each hand ends, so that ``napkit record
+    --hands 1000000`` holds one hand at a time; else the one record, at the end."""
+    if match or (hands or 1) == 1:
+        yield record_table(game, seed, opponents=opponents, hands=hands, match=match)
+        return
+    for state in table_hands(game, seed, opponents=opponents, hands=hands or 1):
+        yield json.dumps(hand_record(state)) + "\n"
 
 
 def record_table(game: Game, seed: int, *, opponents: str = "heuristic",
