@@ -1,14 +1,16 @@
-"""Peak memory of ``napkit record`` at growing numbers of hands: it must stay flat.
+"""Peak memory of ``napkit record`` and ``napkit validate`` at growing numbers of hands: it
+must stay flat.
 
 Run from the repository root::
 
     .venv/bin/python benchmarks/record_memory.py                        # 1,000, 10,000, 100,000
     .venv/bin/python benchmarks/record_memory.py --sizes 1000 10000
 
-Each size is one ``napkit record pagat --hands N --seed 1 -o FILE`` started as a new process;
-its peak resident memory is the operating system's own figure for that child (``os.wait4``),
-its time the wall clock around it. A recording that writes each hand as it ends holds one hand
-at a time, so its peak should not grow with N; one that keeps every hand grows with N.
+Each size is one ``napkit record pagat --hands N --seed 1 -o FILE`` started as a new process,
+then ``napkit validate --quiet FILE`` on what it wrote; each one's peak resident memory is the
+operating system's own figure for that child (``os.wait4``), its time the wall clock around
+it. A recording that writes each hand as it ends, and a validation that reads and reports a
+record at a time, hold one record at a time: their peaks should not grow with N.
 """
 
 from __future__ import annotations
@@ -46,13 +48,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--sizes", type=int, nargs="+", default=[1000, 10_000, 100_000])
     parser.add_argument("--ruleset", default="pagat")
     args = parser.parse_args(argv)
-    print(f"{'hands':>9}  {'peak MiB':>9}  {'seconds':>8}  {'ms a hand':>9}")
+    print(f"{'command':<9} {'hands':>9}  {'peak MiB':>9}  {'seconds':>8}  {'ms a hand':>9}")
+    napkit = napkit_command()
     with tempfile.TemporaryDirectory() as folder:
         for n in args.sizes:
             target = str(Path(folder) / f"{n}.jsonl")
-            mib, seconds = peak([*napkit_command(), "record", args.ruleset, "--hands", str(n),
-                                 "--seed", "1", "-o", target])
-            print(f"{n:>9,}  {mib:>9.1f}  {seconds:>8.1f}  {seconds / n * 1000:>9.2f}")
+            for command, line in (
+                    ("record", [*napkit, "record", args.ruleset, "--hands", str(n), "--seed",
+                                "1", "-o", target]),
+                    ("validate", [*napkit, "validate", "--quiet", target])):
+                mib, seconds = peak(line)
+                print(f"{command:<9} {n:>9,}  {mib:>9.1f}  {seconds:>8.1f}  "
+                      f"{seconds / n * 1000:>9.2f}")
     return 0
 
 

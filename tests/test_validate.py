@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import io
 import json
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -251,3 +252,50 @@ def test_help(capsys: Capture) -> None:
     out = capsys.readouterr().out
     for words in ("JSON Lines", "'-' reads standard input", "--quiet", "--json"):
         assert words in out
+
+
+def corpus_texts() -> list[tuple[str, str]]:
+    found = []
+    for path in sorted(CORPUS.iterdir()):
+        if path.suffix in (".json", ".jsonl", ".txt") and path.is_file():
+            try:
+                found.append((path.name, path.read_text(encoding="utf-8")))
+            except UnicodeDecodeError:
+                continue
+    return found
+
+
+@pytest.mark.parametrize(("name", "text"), corpus_texts(), ids=[n for n, _ in corpus_texts()])
+def test_reading_line_by_line_gives_what_reading_whole_gives(name: str, text: str) -> None:
+    from napkit.formats.validate import parse_lines, parse_text
+
+    whole = list(parse_text(text, name))
+    assert list(parse_lines(text.splitlines(keepends=True), name)) == whole
+    assert list(parse_lines(io.StringIO(text), name)) == whole
+
+
+def test_a_json_lines_stream_is_read_a_line_at_a_time() -> None:
+    from itertools import count, islice
+
+    from napkit.formats.validate import parse_lines
+
+    def endless() -> Iterator[str]:
+        for n in count():
+            yield json.dumps({"n": n}) + "\n"
+
+    first = list(islice(parse_lines(endless(), "s"), 3))
+    assert first == [("s:1", {"n": 0}), ("s:2", {"n": 1}), ("s:3", {"n": 2})]
+
+
+@pytest.mark.parametrize("quiet", [False, True])
+def test_the_json_report_pieces_are_the_whole_array(quiet: bool) -> None:
+    from napkit.formats.validate import Tally, check_sources, report_lines
+
+    files = [str(p) for p in sorted(CORPUS.iterdir()) if p.suffix in (".json", ".jsonl")]
+    pieces = "".join(report_lines(files, Tally(), quiet=quiet, as_json=True))
+    document = [{"where": c.where, "kind": c.kind, "valid": c.valid,
+                 "problems": [{"path": p.path, "rule": p.rule, "message": p.message}
+                              for p in c.problems]}
+                for c in check_sources(files) if not (quiet and c.valid)]
+    assert pieces == json.dumps(document, indent=2)
+    assert "".join(report_lines([], Tally(), as_json=True)) == "[]"

@@ -5,11 +5,12 @@ rules. The body is :func:`validate_files`; the checking itself is
 from __future__ import annotations
 
 import argparse
+import sys
 from collections.abc import Sequence
 
-from napkit.cli.common import EXIT_PROBLEMS, Parser, print_lines
+from napkit.cli.common import EXIT_PROBLEMS, Parser
 from napkit.errors import UsageError
-from napkit.formats.validate import report
+from napkit.formats.validate import Tally, report_lines
 
 _VALIDATE_HELP = """\
 Check recorded hands and matches (napkit-hand/1, napkit-match/1): each record against its
@@ -52,6 +53,12 @@ def validate_files(files: Sequence[str], quiet: bool = False, as_json: bool = Fa
     0 when every record is valid, 1 when any is not."""
     if list(files).count("-") > 1:
         raise UsageError("'-' (standard input) can be read only once")
-    lines, ok = report(list(files), quiet=quiet, as_json=as_json)
-    print_lines(lines)
-    return 0 if ok else EXIT_PROBLEMS
+    tally = Tally()
+    # Printed as each record is checked: a file of a million records is read, checked and
+    # reported in flat memory.
+    for piece in report_lines(list(files), tally, quiet=quiet, as_json=as_json):
+        print(piece, end="" if as_json else "\n")
+    if as_json:
+        print()
+    sys.stdout.flush()  # a closed pipe shows up here, inside main, not at interpreter exit
+    return 0 if tally.ok else EXIT_PROBLEMS

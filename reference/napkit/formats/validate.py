@@ -11,8 +11,10 @@ broken, and a sentence. One bad record never stops the others from being checked
 
 from __future__ import annotations
 
+import itertools
 import json
 import sys
+import textwrap
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -145,6 +147,33 @@ def _syntax(exc: json.JSONDecodeError, text: str, at: str = "") -> Problem:
                    f"not JSON: {exc.msg}{hint}")
 
 
+def parse_lines(lines: Iterable[str], name: str) -> Iterator[tuple[str, object | Problem]]:
+    """The records of a file read line by line: what :func:`parse_text` gives for the whole
+    text, without holding it. A file whose first non-blank line is a JSON value followed by
+    more lines is JSON Lines, read and given one line at a time; any other file (one document,
+    pretty-printed or not, or one whose first line is no value on its own) is read whole."""
+    numbered = enumerate(lines, 1)
+    head: list[str] = []
+    found: list[tuple[int, str]] = []
+    for number, line in numbered:
+        head.append(line)
+        if line.strip():
+            found.append((number, line))
+            if len(found) == 2:
+                break
+    first = _load(found[0][1]) if found else None
+    if len(found) == 2 and not isinstance(first, _Unread):
+        yield f"{name}:{found[0][0]}", first
+        for number, text in itertools.chain(found[1:], numbered):
+            if text.strip():
+                line = text.rstrip("\r\n")  # a line as splitlines gives it, for the columns
+                value = _load(line)
+                yield f"{name}:{number}", (value.problem(line, per_line=True)
+                                           if isinstance(value, _Unread) else value)
+        return
+    yield from parse_text("".join(head) + "".join(line for _, line in numbered), name)
+
+
 def read_source(source: str) -> tuple[str, str | Problem]:
     """A file's text (``-``: standard input), or the problem reading it."""
     if source == "-":
@@ -160,40 +189,84 @@ def read_source(source: str) -> tuple[str, str | Problem]:
         return source, Problem("$", None, f"cannot read: {exc.strerror or exc}")
 
 
+def _records(source: str) -> Iterator[tuple[str, object | Problem]]:
+    """The records of one source ('-': standard input), read as a stream (:func:`parse_lines`),
+    or the problem reading it."""
+    name = "<stdin>" if source == "-" else source
+    try:
+        if source == "-":
+            yield from parse_lines(sys.stdin, name)
+            return
+        with open(source, encoding="utf-8") as file:
+            yield from parse_lines(file, name)
+    except UnicodeDecodeError as exc:
+        at = "" if source == "-" else f" at byte {exc.start}"
+        yield name, Problem("$", None, f"not UTF-8 text ({exc.reason}{at})")
+    except OSError as exc:
+        yield name, Problem("$", None, f"cannot read: {exc.strerror or exc}")
+
+
 def check_sources(sources: Iterable[str]) -> Iterator[Checked]:
-    """Every record of every source, checked, in order."""
+    """Every record of every source, checked, in order, one at a time: a file of a million
+    records is never held whole (a JSON Lines file is read a line at a time)."""
     for source in sources:
-        name, text = read_source(source)
-        if isinstance(text, Problem):
-            yield Checked(name, "?", "", (text,))
-            continue
-        for where, value in parse_text(text, name):
+        for where, value in _records(source):
             if isinstance(value, Problem):
                 yield Checked(where, "?", "", (value,))
             else:
                 yield check_record(value, where)
 
 
+@dataclass
+class Tally:
+    """How many records a report has seen, and how many were valid."""
+
+    records: int = 0
+    valid: int = 0
+
+    @property
+    def ok(self) -> bool:
+        return self.records > 0 and self.valid == self.records
+
+
+def report_lines(sources: Iterable[str], tally: Tally, *, quiet: bool = False,
+                 as_json: bool = False) -> Iterator[str]:
+    """The text ``napkit validate`` prints, a piece at a time as the records are checked
+    (``tally`` counts them). ``quiet`` leaves out the valid records (the summary line stays);
+    ``as_json`` gives one JSON array, an object per record (with ``quiet``, per invalid
+    record), laid out as ``json.dumps(..., indent=2)`` lays out the whole array."""
+    shown = 0
+    for c in check_sources(sources):
+        tally.records += 1
+        tally.valid += c.valid
+        if quiet and c.valid:
+            continue
+        if as_json:
+            item = {"where": c.where, "kind": c.kind, "valid": c.valid,
+                    "problems": [{"path": p.path, "rule": p.rule, "message": p.message}
+                                 for p in c.problems]}
+            text = textwrap.indent(json.dumps(item, indent=2), "  ")
+            yield ("[\n" if shown == 0 else ",\n") + text
+        else:
+            yield from c.lines()
+        shown += 1
+    if as_json:
+        yield "\n]" if shown else "[]"
+        return
+    records = "record" if tally.records == 1 else "records"
+    yield f"{tally.records} {records}: {tally.valid} valid, {tally.records - tally.valid} invalid"
+
+
 def report(sources: list[str], *, quiet: bool = False, as_json: bool = False) -> tuple[
         list[str], bool]:
-    """The lines ``napkit validate`` prints, and whether every record was valid. ``quiet``
-    leaves out the valid records (the summary line stays); ``as_json`` gives one JSON array,
-    an object per record (with ``quiet``, per invalid record)."""
-    checked = list(check_sources(sources))
-    valid = sum(c.valid for c in checked)
+    """The lines ``napkit validate`` prints, and whether every record was valid (all at
+    once: :func:`report_lines` gives them as they come)."""
+    tally = Tally()
+    lines = list(report_lines(sources, tally, quiet=quiet, as_json=as_json))
     if as_json:
-        document = [{"where": c.where, "kind": c.kind, "valid": c.valid,
-                     "problems": [{"path": p.path, "rule": p.rule, "message": p.message}
-                                  for p in c.problems]}
-                    for c in checked if not (quiet and c.valid)]
-        return [json.dumps(document, indent=2)], bool(checked) and valid == len(checked)
-    out: list[str] = []
-    for c in checked:
-        if not (quiet and c.valid):
-            out.extend(c.lines())
-    records = "record" if len(checked) == 1 else "records"
-    out.append(f"{len(checked)} {records}: {valid} valid, {len(checked) - valid} invalid")
-    return out, bool(checked) and valid == len(checked)
+        return ["".join(lines)], tally.ok
+    return lines, tally.ok
 
 
-__all__ = ["Checked", "check_record", "check_sources", "parse_text", "report"]
+__all__ = ["Checked", "Tally", "check_record", "check_sources", "parse_lines", "parse_text",
+           "report", "report_lines"]
