@@ -88,6 +88,20 @@ class HeuristicPlayer:
     def __init__(self, game: GameLike) -> None:
         self.game = game
         self.bids: dict[str, BidRule] = {b.id: b for b in game.rules.bids}
+        # What this player has worked out of a hand's likely tricks with each trump suit: asked
+        # for every bid it weighs, at every turn of the auction (it was most of the time
+        # `napkit record` took, benchmarks/record_memory.py).
+        self._estimates: dict[tuple[tuple[int, ...], int | None], float] = {}
+
+    def estimate(self, hand: Sequence[int], trumps: int | None) -> float:
+        """:func:`trick_estimate`, remembered for the hands this player has weighed."""
+        key = (tuple(hand), trumps)
+        found = self._estimates.get(key)
+        if found is None:
+            if len(self._estimates) >= 4096:
+                self._estimates.clear()
+            found = self._estimates[key] = trick_estimate(hand, trumps)
+        return found
 
     def choose(self, view: PlayerView, rng: random.Random) -> Action:
         legal = view.legal_actions
@@ -137,9 +151,9 @@ class HeuristicPlayer:
     def expected_tricks(self, hand: Sequence[int], bid: BidRule, players: int) -> float:
         """The tricks this hand should take under a bid, with its best suit as trumps."""
         if bid.trumps == "none":
-            tricks = trick_estimate(hand, None)
+            tricks = self.estimate(hand, None)
         else:
-            tricks = max(trick_estimate(hand, s) for s in SUITS)
+            tricks = max(self.estimate(hand, s) for s in SUITS)
         if bid.widow == "with":
             tricks += 0.3  # the widow replaces the weakest card
         if bid.lead != "any":
@@ -182,7 +196,7 @@ class HeuristicPlayer:
         if self._misere(view):
             # Declaring to lose: trumps in a suit held short means fewer sure winners held.
             return NameTrumps(min(suits, key=lambda s: (held(view.hand, s), s)))
-        return NameTrumps(max(suits, key=lambda s: (trick_estimate(view.hand, s),
+        return NameTrumps(max(suits, key=lambda s: (self.estimate(view.hand, s),
                                                     held(view.hand, s), -s)))
 
     def _misere(self, view: PlayerView) -> bool:
