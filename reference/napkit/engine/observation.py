@@ -8,7 +8,20 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from napkit.engine.actions import Action, Buy, Deal, Discard, Reshuffle
+from napkit.engine.actions import (
+    Action,
+    Bid,
+    Buy,
+    Deal,
+    Discard,
+    LeaveWidow,
+    NameTrumps,
+    Pass,
+    Peek,
+    Play,
+    Reshuffle,
+    TakeWidow,
+)
 from napkit.engine.cards import cards_of
 from napkit.engine.state import HandData, Payment, Trick
 
@@ -73,6 +86,11 @@ def _widow_seen(state: HandData, seat: int) -> int | None:
     return None
 
 
+# The actions everyone at the table sees as they are (the most of any hand's history): the
+# view of a hand is built at every decision of a computer player, so these skip _redact.
+_OPEN = frozenset({Play, Pass, Bid, Peek, NameTrumps, TakeWidow, LeaveWidow})
+
+
 def _redact(state: HandData, seat: int, actor: int, action: Action) -> Action | Hidden:
     if isinstance(action, Deal):
         return Hidden("deal", len(action.pack))
@@ -95,7 +113,8 @@ def player_view(state: HandData, seat: int, legal: tuple[Action, ...] = ()) -> P
         dealer=state.dealer, order=state.order, hand=cards_of(state.hands[seat]),
         hand_sizes=tuple(h.bit_count() for h in state.hands),
         widow=_widow_seen(state, seat), widow_out=state.widow >= 0,
-        history=tuple((a, _redact(state, seat, a, x)) for a, x in state.history),
+        history=tuple([(a, x if type(x) in _OPEN else _redact(state, seat, a, x))
+                       for a, x in state.history]),
         declarer=state.declarer, contract=bid.id if bid else None, trumps=state.trumps,
         trick=state.trick, tricks=state.tricks, declarer_tricks=state.won, pool=state.pool,
         funds=state.funds, payments=state.ledger, stakes=state.stakes,
