@@ -81,3 +81,73 @@ def test_a_wrong_class_is_a_usage_error(tmp_path: Path) -> None:
     done = pytest_run(tmp_path, "--napkit=no_such_module:X")
     assert done.returncode == 4
     assert "cannot import no_such_module" in done.stderr
+
+
+SMALL = '''
+"""A Nap program as one small class (napkit.conform.pyprogram.NapProgram), here built on
+napkit's engine, as another program would be built on its own."""
+
+from napkit import Game, new_match
+from napkit.adapter import supports
+from napkit.conform.pyprogram import Refused
+from napkit.engine.state import CHANCE
+from napkit.errors import RuleError
+from napkit.formats.records import hand_outcome
+from napkit.formats.values import action_from_json, action_to_json
+
+
+class SmallNap:
+    name, version = "small-nap", "0.1"
+
+    def __init__(self):
+        self.state = None
+
+    def supports(self):
+        return supports()
+
+    def start_hand(self, start):
+        game = Game.create(start["ruleset"], start["players"], start["options"])
+        funds = start["funds"]
+        self.state = game.new_hand(start["dealer"], seats=tuple(start["seats"]),
+                                   pool=start["pool"], stakes=start["stakes"],
+                                   funds=tuple(funds) if funds is not None else None)
+
+    def start_match(self, start):
+        game = Game.create(start["ruleset"], start["players"], start["options"])
+        self.state = new_match(game, hands=start["hands"], chips=start["chips"])
+
+    def turn(self):
+        if self.state.is_over():
+            return "over"
+        return "chance" if self.state.turn == CHANCE else self.state.turn
+
+    def legal_actions(self):
+        return [action_to_json(a) for a in self.state.legal_actions()]
+
+    def apply(self, seat, action):
+        turn = self.turn()
+        if turn != "over" and seat != (None if turn == "chance" else turn):
+            raise Refused("NAP-1.2.1", "not your turn")
+        try:
+            self.state = self.state.apply(action_from_json(action))
+        except RuleError as exc:
+            raise Refused(exc.rule, exc.message) from None
+
+    def outcome(self):
+        if not self.state.is_over():
+            return None
+        if hasattr(self.state, "hand_limit"):
+            r = self.state.result
+            out = [s for s in range(self.state.game.players) if self.state.out >> s & 1]
+            return {"balances": list(r.balances), "pool": r.pool, "winners": list(r.winners),
+                    "hands": r.hands, "out": out}
+        return hand_outcome(self.state)
+'''
+
+
+def test_a_small_class_is_spoken_for(tmp_path: Path) -> None:
+    (tmp_path / "small_nap.py").write_text(SMALL, encoding="utf-8")
+    done = pytest_run(tmp_path, "--napkit=small_nap:SmallNap", "-k", "classic")
+    assert done.returncode == 0, done.stdout[-3000:]
+    summary = done.stdout.strip().splitlines()[-1]
+    assert int(summary.split()[0]) > 300 and "failed" not in summary

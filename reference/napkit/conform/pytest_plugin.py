@@ -6,11 +6,14 @@ it is asked for::
     pytest --napkit=mypkg.adapter:Adapter                  # every case, one test each
     pytest --napkit=mypkg.adapter:Adapter -k "pagat and illegal" -x --junitxml=nap.xml
 
-``MODULE:CLASS`` names a class of the program whose instances answer the requests of the
-adapter protocol (``napkit-adapter/1``, spec/conformance.md) in this process: ``handle(request)``
-takes one request as Python values (a dict, as ``json.loads`` gives it) and returns the
-response; napkit's own engine is ``napkit.adapter:Adapter``. Each case of the suite (napkit's,
-or ``--napkit-suite DIR``) becomes one test named by its id, so pytest's ``-k``, ``-x``,
+``MODULE:CLASS`` names a class of the program. Either its instances answer the requests of
+the adapter protocol (``napkit-adapter/1``, spec/conformance.md) in this process:
+``handle(request)`` takes one request as Python values (a dict, as ``json.loads`` gives it) and
+returns the response (napkit's own engine is ``napkit.adapter:Adapter``); or the class is a
+:class:`~napkit.conform.pyprogram.NapProgram` (start a hand or a match, whose turn, the legal
+actions, apply, the outcome), and the plugin speaks the protocol for it. Each case of the
+suite (napkit's, or ``--napkit-suite DIR``) becomes one test named by its id, so pytest's
+``-k``, ``-x``,
 ``--junitxml`` and (if installed) pytest-xdist's ``-n`` apply; a case the program's ``hello``
 does not claim is skipped with the reason, and a failure is reported as ``napkit conform``
 reports it: the step, what was expected and what came back.
@@ -26,6 +29,7 @@ from typing import Any, Protocol
 import pytest
 
 from napkit.conform.process import ProtocolError, Session
+from napkit.conform.pyprogram import ProgramAdapter
 from napkit.conform.runner import FAILED, CaseResult, run_case
 from napkit.conform.suite import Case, default_suite_dir, load_suite
 from napkit.conform.support import skip_reason
@@ -75,7 +79,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help="the folder of cases (default: the suite napkit ships with)")
 
 
-def _program_class(spec: str) -> type[Program]:
+def _program_class(spec: str) -> type[Any]:
     module_name, _, class_name = spec.partition(":")
     if not module_name or not class_name:
         raise pytest.UsageError(f"--napkit wants MODULE:CLASS, not {spec!r}")
@@ -89,11 +93,18 @@ def _program_class(spec: str) -> type[Program]:
     return found
 
 
+def _instance(program: type[Any]) -> Program:
+    """A new instance of the program, speaking the protocol (itself, or through
+    :class:`~napkit.conform.pyprogram.ProgramAdapter`)."""
+    made = program()
+    return made if hasattr(made, "handle") else ProgramAdapter(made)
+
+
 class _Runner:
     """One program for the whole session (started again after a case it broke)."""
 
-    def __init__(self, program: type[Program]) -> None:
-        self.session = Session(lambda: _Channel(program()), timeout=10.0)
+    def __init__(self, program: type[Any]) -> None:
+        self.session = Session(lambda: _Channel(_instance(program)), timeout=10.0)
         self.supports: Any = None
 
     def run(self, case: Case) -> CaseResult:
