@@ -35,8 +35,9 @@ from napkit.engine.game import Game
 from napkit.engine.hand import HandState
 from napkit.engine.match import new_match
 from napkit.errors import IllegalActionError
+from napkit.strategies import Table, tables
 
-from tests.test_properties import SEEDS, SETTINGS, Table, states, tables
+from tests.test_properties import SEEDS, SETTINGS, states
 
 MODULES = ["actions", "auction", "cards", "deal", "game", "match", "play", "players",
            "purchase", "records", "settlement", "snapshots", "state", "trumps", "views",

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
-from typing import NamedTuple
 
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
@@ -37,36 +36,13 @@ from napkit.engine.state import CHANCE, NO_TRUMPS, POOL, RESHUFFLE
 from napkit.errors import IllegalActionError
 from napkit.formats.records import match_actions
 from napkit.spec.catalog import default_spec
+from napkit.strategies import Table, tables
 
 SPEC = default_spec()
 PLAY_RULES = {rule.id for rule in SPEC.lawbook if rule.kind == "play"}
 # Random hands are cheap (well under a millisecond), so every property looks at a few hundred.
 SETTINGS = settings(max_examples=250, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow])
-
-
-class Table(NamedTuple):
-    """A game as Hypothesis shows it in a falsifying example: ruleset, players, options."""
-
-    ruleset: str
-    players: int
-    options: tuple[tuple[str, str], ...]
-
-    @property
-    def game(self) -> Game:
-        return Game.create(self.ruleset, self.players, dict(self.options))
-
-
-@st.composite
-def tables(draw: st.DrawFn) -> Table:
-    """Any ruleset, any choice of each of its options, any number of players it then allows."""
-    ruleset = SPEC.rulesets[draw(st.sampled_from(sorted(SPEC.rulesets)))]
-    options = {name: draw(st.sampled_from(sorted(option.choices)))
-               for name, option in sorted(ruleset.options.items())}
-    resolved = ruleset.resolve(ruleset.option_values(options))["players"]
-    assert isinstance(resolved, list)
-    players = draw(st.sampled_from([n for n in resolved if isinstance(n, int)]))
-    return Table(ruleset.id, players, tuple(options.items()))
 
 
 SEEDS = st.integers(min_value=0, max_value=2**32 - 1)

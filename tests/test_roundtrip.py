@@ -18,8 +18,9 @@ from napkit.formats.records import Problem, hand_record, match_record, replay_ha
 from napkit.formats.snapshots import state_from_json, state_to_json, view_from_json, view_to_json
 from napkit.formats.values import FormatError, action_from_json, action_to_json
 from napkit.spec.schemas import schema_problems
+from napkit.strategies import Table, tables
 
-from tests.test_properties import SEEDS, SETTINGS, Table, states, tables
+from tests.test_properties import SEEDS, SETTINGS, states
 
 
 def through_json(value: dict[str, Any]) -> dict[str, Any]:

@@ -27,9 +27,10 @@ from napkit.formats.validate import parse_text
 from napkit.formats.values import action_to_json
 from napkit.spec import schemas
 from napkit.spec.schemas import RECORD_SCHEMAS, jsonschema_problems, schema_problems
+from napkit.strategies import Table, tables
 
 from tests.fixtures.records import corpus
-from tests.test_properties import SEEDS, SETTINGS, Table, states, tables
+from tests.test_properties import SEEDS, SETTINGS, states
 from tests.test_roundtrip import through_json
 
 pytest.importorskip("jsonschema_rs")

@@ -17,8 +17,9 @@ from napkit.engine.game import Game
 from napkit.engine.hand import HandState
 from napkit.engine.observation import Hidden, PlayerView
 from napkit.engine.state import CHANCE
+from napkit.strategies import Table, tables
 
-from tests.test_properties import SEEDS, SETTINGS, Table, states, tables
+from tests.test_properties import SEEDS, SETTINGS, states
 
 
 def known(state: HandState, seat: int) -> set[int]:
