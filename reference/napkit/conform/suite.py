@@ -231,16 +231,14 @@ class Filters:
         return not self.cases or any(fnmatch.fnmatchcase(case_id, g) for g in self.cases)
 
     def admits(self, case: Case) -> bool:
-        if self.rulesets and case.ruleset not in self.rulesets:
-            return False
-        if self.kinds and case.kind not in self.kinds:
+        """Whether the filters choose this case: by its id (which names its ruleset and kind,
+        as :func:`check_document` holds it to), then by its tags and rules."""
+        if not self.may_admit(case.id):
             return False
         if self.tags and not set(self.tags) & set(case.tags):
             return False
-        if self.rules and not any(rule_matches(r, wanted)
-                                  for r in case.rules for wanted in self.rules):
-            return False
-        return not self.cases or any(fnmatch.fnmatchcase(case.id, g) for g in self.cases)
+        return not self.rules or any(rule_matches(r, wanted)
+                                     for r in case.rules for wanted in self.rules)
 
 
 def rule_matches(rule: str, wanted: str) -> bool:
