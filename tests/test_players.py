@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from napkit.engine.actions import (
     ANTE,
@@ -32,6 +32,8 @@ from napkit.engine.players import (
     RandomPlayer,
     make_player,
     play_out,
+    trick_estimate,
+    trick_estimates,
 )
 from napkit.errors import SetupError
 from napkit.formats.notation import NotationError, parse_action
@@ -193,3 +195,31 @@ def test_notation_refuses_with_one_line_listing_the_forms(text: str) -> None:
     assert "\n" not in message
     assert message.startswith(f"cannot read {text.strip()!r}")
     assert "type one of: pass, bid BID" in message and "play CARD" in message
+
+
+def _estimate_as_written(hand: tuple[int, ...], trumps: int | None) -> float:
+    """The heuristic's count of likely tricks as its docstring says it, suit by suit, each
+    suit's cards highest first: the oracle of the tables the player works it out from."""
+    tricks = 0.0
+    for suit in range(4):
+        ranks = sorted((c % 13 for c in hand if c // 13 == suit), reverse=True)
+        for i, r in enumerate(ranks):
+            if suit == trumps:
+                tricks += 1.0 if r >= 12 - i else 0.5 if r >= 9 else 0.35
+            elif r == 12:
+                tricks += 0.8
+            elif r == 11 and len(ranks) >= 2 and i <= 1:
+                tricks += 0.4
+    return tricks
+
+
+@settings(max_examples=2000)
+@given(st.lists(st.integers(min_value=0, max_value=51), min_size=0, max_size=13, unique=True))
+def test_the_trick_estimates_are_the_count_as_written(cards: list[int]) -> None:
+    """Exactly, not nearly: a bid is made when the estimate reaches a whole number, so a sum
+    added in another order could turn a bid into a pass."""
+    hand = tuple(sorted(cards))
+    expected = tuple(_estimate_as_written(hand, t) for t in (0, 1, 2, 3, None))
+    assert trick_estimates(hand) == expected
+    assert tuple(trick_estimate(hand, t) for t in (0, 1, 2, 3, None)) == expected
+    assert HeuristicPlayer(Game.create("pagat", 4)).estimates(hand) == expected

@@ -11,11 +11,12 @@ from __future__ import annotations
 import random
 
 from hypothesis import given
-from napkit.engine.actions import Buy, Deal, Discard, Peek, Play, Reshuffle, TakeWidow
+from napkit.engine.actions import Action, Buy, Deal, Discard, Peek, Play, Reshuffle, TakeWidow
 from napkit.engine.cards import cards_of
 from napkit.engine.game import Game
 from napkit.engine.hand import HandState
 from napkit.engine.observation import Hidden, PlayerView
+from napkit.engine.players import trick_seats
 from napkit.engine.state import CHANCE
 from napkit.strategies import Table, tables
 
@@ -117,3 +118,54 @@ def test_a_peek_shows_the_widow_to_the_peeker_alone() -> None:
     assert state.view(0).widow == state.widow >= 0
     assert all(state.view(s).widow is None for s in (1, 2, 3))
     assert all(state.view(s).pool == 1 for s in range(4))
+
+
+@SETTINGS
+@given(tables(), SEEDS)
+def test_the_seen_history_reads_as_the_tuple_of_its_steps(table: Table, seed: int) -> None:
+    """A view's history is put together when first read (a computer player mostly never
+    reads it): whatever is asked of it, it answers as the tuple of the seat's steps would,
+    each step the action as it happened or hidden as NAP-4.3.2 hides it."""
+    game = table.game
+    for state in states(game, seed):
+        for seat in range(game.players):
+            seen = state.view(seat).history
+            steps = tuple((actor, _as_seen(seat, actor, action))
+                          for actor, action in state.history)
+            assert seen == steps and steps == seen
+            assert len(seen) == len(steps) and list(seen) == list(steps)
+            assert list(reversed(seen)) == list(reversed(steps))
+            assert seen[1:] == steps[1:] and seen[-1:] == steps[-1:]
+            assert all(seen[i] == step for i, step in enumerate(steps))
+            assert hash(seen) == hash(steps) and repr(seen) == repr(steps)
+            assert seen == state.view(seat).history  # two reads of one moment agree
+            as_list: object = [*steps]
+            assert seen != as_list  # a tuple, as the history always was, is not a list
+
+
+def _as_seen(seat: int, actor: int, action: Action) -> Action | Hidden:
+    if isinstance(action, Deal):
+        return Hidden("deal", len(action.pack))
+    if isinstance(action, Reshuffle):
+        return Hidden("reshuffle", len(action.stock))
+    if isinstance(action, Buy) and actor != seat:
+        return Hidden("buy", action.cards.bit_count())
+    if isinstance(action, Discard) and actor != seat:
+        return Hidden("discard", 1)
+    return action
+
+
+@SETTINGS
+@given(tables(), SEEDS)
+def test_trick_seats_reads_the_trick_from_the_order_of_play(table: Table, seed: int) -> None:
+    """The players' ``trick_seats`` works out who played each card of the trick from the seat
+    to play and the order of the seats (play passes clockwise, NAP-8.1.1) without reading the
+    history: it must name the very actors the history names."""
+    game = table.game
+    for state in states(game, seed):
+        if state.phase_name != "play" or not state.trick:
+            continue
+        plays = [actor for actor, action in state.history if isinstance(action, Play)]
+        expected = plays[len(plays) - len(state.trick):]
+        for seat in range(game.players):
+            assert trick_seats(state.view(seat)) == expected

@@ -26,6 +26,9 @@ SUIT_NAMES = ("spades", "hearts", "diamonds", "clubs")
 RANK_NAMES = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 RANK_WORDS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "jack", "queen", "king", "ace")
 
+#: The notation of every card, by card: ``CARD_NAMES[card]`` is ``card_name(card)`` for a card.
+CARD_NAMES: tuple[str, ...] = tuple(RANK_NAMES[c % 13] + SUIT_LETTERS[c // 13] for c in range(52))
+
 SUIT_MASK = 0x1FFF  # the thirteen bits of one suit
 FULL_PACK = (1 << 52) - 1
 
@@ -61,7 +64,7 @@ def card_name(card: Card) -> str:
     """
     if type(card) is not int or not 0 <= card < 52:
         return f"<not a card: {card!r}>"
-    return RANK_NAMES[card % 13] + SUIT_LETTERS[card // 13]
+    return CARD_NAMES[card]
 
 
 def card_words(card: Card) -> str:

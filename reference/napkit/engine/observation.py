@@ -6,7 +6,9 @@ view holds exactly what a player at the table would know (NAP-4.2.1, NAP-4.3.2).
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from typing import NamedTuple, overload
 
 from napkit.engine.actions import (
     Action,
@@ -23,7 +25,7 @@ from napkit.engine.actions import (
     TakeWidow,
 )
 from napkit.engine.cards import cards_of
-from napkit.engine.state import HandData, Payment, Trick
+from napkit.engine.state import PHASE_NAMES, HandData, Log, Payment, Trick
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,9 +40,12 @@ class Hidden:
         return f"{self.kind} ({self.count} cards)" if self.kind == "buy" else self.kind
 
 
-@dataclass(frozen=True, slots=True)
-class PlayerView:
-    """One seat's knowledge of a hand at one moment."""
+class PlayerView(NamedTuple):
+    """One seat's knowledge of a hand at one moment.
+
+    A view is built at every decision of a computer player, so it is a named tuple (built in
+    one step) and its :attr:`history` is a :class:`SeenHistory`, put together only when read.
+    """
 
     seat: int
     ruleset: str
@@ -52,7 +57,7 @@ class PlayerView:
     hand_sizes: tuple[int, ...]  # every seat's number of cards
     widow: int | None  # the widow card, if the viewer has seen it (else None)
     widow_out: bool  # whether a widow is still lying apart
-    history: tuple[tuple[int, Action | Hidden], ...]
+    history: Sequence[tuple[int, Action | Hidden]]  # what the viewer saw, in order
     declarer: int
     contract: str | None
     trumps: int
@@ -64,6 +69,75 @@ class PlayerView:
     payments: tuple[Payment, ...]
     stakes: int
     legal_actions: tuple[Action, ...]  # empty unless it is the viewer's turn
+
+
+class SeenHistory(Sequence[tuple[int, "Action | Hidden"]]):
+    """Every action of a hand so far as one seat saw it (NAP-4.3.2): (actor, action), the
+    cards of what the seat did not see replaced by :class:`Hidden`.
+
+    It reads the hand's chain of actions the first time it is asked for anything, and keeps
+    the result; it compares equal to the tuple of the same steps.
+
+    >>> import random
+    >>> from napkit import Game
+    >>> from napkit.engine.observation import Hidden
+    >>> hand = Game.create("pagat", 4).new_hand(dealer=0)
+    >>> hand = hand.apply(hand.sample_chance(random.Random(1)))
+    >>> seen = hand.view(1).history
+    >>> len(seen), seen[0]
+    (1, (-1, Hidden(kind='deal', count=52)))
+    >>> seen == ((-1, Hidden("deal", 52)),)
+    True
+    """
+
+    __slots__ = ("_log", "_seat", "_steps")
+
+    def __init__(self, log: Log, seat: int) -> None:
+        self._log = log
+        self._seat = seat
+        self._steps: tuple[tuple[int, Action | Hidden], ...] | None = None
+
+    def _read(self) -> tuple[tuple[int, Action | Hidden], ...]:
+        steps = self._steps
+        if steps is None:
+            seat, seen = self._seat, []
+            node = self._log
+            while node:
+                node, (actor, action) = node
+                seen.append((actor, action if type(action) in _OPEN
+                             else _redact(seat, actor, action)))
+            seen.reverse()
+            steps = self._steps = tuple(seen)
+        return steps
+
+    @overload
+    def __getitem__(self, index: int) -> tuple[int, Action | Hidden]: ...
+    @overload
+    def __getitem__(self, index: slice) -> tuple[tuple[int, Action | Hidden], ...]: ...
+    def __getitem__(
+        self, index: int | slice,
+    ) -> tuple[int, Action | Hidden] | tuple[tuple[int, Action | Hidden], ...]:
+        return self._read()[index]
+
+    def __len__(self) -> int:
+        return len(self._read())
+
+    def __iter__(self) -> Iterator[tuple[int, Action | Hidden]]:
+        return iter(self._read())
+
+    def __reversed__(self) -> Iterator[tuple[int, Action | Hidden]]:
+        return reversed(self._read())
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, SeenHistory):
+            other = other._read()
+        return isinstance(other, tuple) and self._read() == other
+
+    def __hash__(self) -> int:
+        return hash(self._read())
+
+    def __repr__(self) -> str:
+        return repr(self._read())
 
 
 def _widow_seen(state: HandData, seat: int) -> int | None:
@@ -86,12 +160,12 @@ def _widow_seen(state: HandData, seat: int) -> int | None:
     return None
 
 
-# The actions everyone at the table sees as they are (the most of any hand's history): the
-# view of a hand is built at every decision of a computer player, so these skip _redact.
+# The actions everyone at the table sees as they are (the most of any hand's history), which
+# SeenHistory passes on without a call of _redact.
 _OPEN = frozenset({Play, Pass, Bid, Peek, NameTrumps, TakeWidow, LeaveWidow})
 
 
-def _redact(state: HandData, seat: int, actor: int, action: Action) -> Action | Hidden:
+def _redact(seat: int, actor: int, action: Action) -> Action | Hidden:
     if isinstance(action, Deal):
         return Hidden("deal", len(action.pack))
     if isinstance(action, Reshuffle):
@@ -107,16 +181,18 @@ def player_view(state: HandData, seat: int, legal: tuple[Action, ...] = ()) -> P
     """The view of ``seat`` (any seat at the table, in the hand or not); ``legal``: the actions
     the hand allows now, shown to the player to act (see
     :meth:`napkit.engine.hand.HandState.view`, which gives them)."""
-    bid = state.contract_bid
-    return PlayerView(
-        seat=seat, ruleset=state.game.id, phase=state.phase_name, turn=state.turn,
-        dealer=state.dealer, order=state.order, hand=cards_of(state.hands[seat]),
-        hand_sizes=tuple(h.bit_count() for h in state.hands),
-        widow=_widow_seen(state, seat), widow_out=state.widow >= 0,
-        history=tuple([(a, x if type(x) in _OPEN else _redact(state, seat, a, x))
-                       for a, x in state.history]),
-        declarer=state.declarer, contract=bid.id if bid else None, trumps=state.trumps,
-        trick=state.trick, tricks=state.tricks, declarer_tricks=state.won, pool=state.pool,
-        funds=state.funds, payments=state.ledger, stakes=state.stakes,
-        legal_actions=legal if state.turn == seat else (),
-    )
+    (game, phase, turn, dealer, order, _, hands, widow, _, _, _, _, declarer, contract, trumps,
+     _, trick, tricks, won, pool, funds, ledger, stakes, log, _, _) = state
+    # Built positionally by tuple.__new__, from the hand's fields unpacked in one step (in
+    # HandData's order; a field more or less fails here): a computer player asks for a view
+    # at every decision.
+    return _new(PlayerView, (
+        seat, game.id, PHASE_NAMES[phase], turn, dealer, order, cards_of(hands[seat]),
+        tuple(map(int.bit_count, hands)),
+        _widow_seen(state, seat), widow >= 0,
+        SeenHistory(log, seat), declarer,
+        game.rules.bids[contract].id if contract >= 0 else None, trumps, trick, tricks, won,
+        pool, funds, ledger, stakes, legal if turn == seat else ()))
+
+
+_new = tuple.__new__

@@ -33,6 +33,7 @@ from napkit.engine.actions import (
     LEAVE_WIDOW,
     PASS,
     PEEK,
+    PLAYS,
     SIT_OUT,
     TAKE_WIDOW,
     Action,
@@ -91,16 +92,21 @@ class HeuristicPlayer:
         # What this player has worked out of a hand's likely tricks with each trump suit: asked
         # for every bid it weighs, at every turn of the auction (it was most of the time
         # `napkit record` took, benchmarks/record_memory.py).
-        self._estimates: dict[tuple[tuple[int, ...], int | None], float] = {}
+        self._estimates: dict[tuple[int, ...], tuple[float, float, float, float, float]] = {}
+        self._bold: dict[tuple[str, int], float] = {}  # boldness() by bid and players
 
     def estimate(self, hand: Sequence[int], trumps: int | None) -> float:
         """:func:`trick_estimate`, remembered for the hands this player has weighed."""
-        key = (tuple(hand), trumps)
+        return self.estimates(hand)[4 if trumps is None else trumps]
+
+    def estimates(self, hand: Sequence[int]) -> tuple[float, float, float, float, float]:
+        """:func:`trick_estimates`, remembered for the hands this player has weighed."""
+        key = tuple(hand)
         found = self._estimates.get(key)
         if found is None:
             if len(self._estimates) >= 4096:
                 self._estimates.clear()
-            found = self._estimates[key] = trick_estimate(hand, trumps)
+            found = self._estimates[key] = trick_estimates(key)
         return found
 
     def choose(self, view: PlayerView, rng: random.Random) -> Action:
@@ -109,8 +115,10 @@ class HeuristicPlayer:
             raise ValueError(f"seat {view.seat} has nothing to choose: it is not its turn")
         first = legal[0]
         if isinstance(first, Play):
-            choice = self._play(view)
-        elif isinstance(first, Discard):
+            return self._play(view)  # a card of the legal plays
+        if isinstance(first, Bid | Pass):
+            return self._call(view)  # one of the legal calls
+        if isinstance(first, Discard):
             choice = self._discard(view)
         elif isinstance(first, NameTrumps):
             choice = self._name(view)
@@ -132,6 +140,8 @@ class HeuristicPlayer:
     def _call(self, view: PlayerView) -> Action:
         hand = view.hand
         players = len(view.order)
+        estimates = self.estimates(hand)  # for every bid weighed below
+        best_trumps = max(estimates[:4])
         best: Action | None = None
         for action in view.legal_actions:
             if not isinstance(action, Bid):
@@ -142,24 +152,30 @@ class HeuristicPlayer:
             if bid.misere:
                 ok = misere_danger(hand) <= (4 if bid.widow == "with" else 3)
             else:
-                ok = self.expected_tricks(hand, bid, players) + boldness(bid, players) >= bid.tricks
+                tricks = _expected(estimates[4] if bid.trumps == "none" else best_trumps, bid,
+                                   players)
+                ok = tricks + self._boldness(bid, players) >= bid.tricks
             if ok:
                 best = action  # legal bids come lowest first: keep the highest that fits
-        return best if best is not None else next(
-            (a for a in view.legal_actions if isinstance(a, Pass)), view.legal_actions[0])
+        if best is not None:
+            return best
+        for action in view.legal_actions:
+            if isinstance(action, Pass):
+                return action
+        return view.legal_actions[0]
+
+    def _boldness(self, bid: BidRule, players: int) -> float:
+        key = (bid.id, players)
+        found = self._bold.get(key)
+        if found is None:
+            found = self._bold[key] = boldness(bid, players)
+        return found
 
     def expected_tricks(self, hand: Sequence[int], bid: BidRule, players: int) -> float:
         """The tricks this hand should take under a bid, with its best suit as trumps."""
-        if bid.trumps == "none":
-            tricks = self.estimate(hand, None)
-        else:
-            tricks = max(self.estimate(hand, s) for s in SUITS)
-        if bid.widow == "with":
-            tricks += 0.3  # the widow replaces the weakest card
-        if bid.lead != "any":
-            tricks -= 0.3  # a forced opening lead (lowest trump, say) can give a trick away
-        # Every opponent beyond three holds five more cards that may beat ours.
-        return tricks - 0.15 * max(0, players - 4)
+        estimates = self.estimates(hand)
+        return _expected(estimates[4] if bid.trumps == "none" else max(estimates[:4]), bid,
+                         players)
 
     # --- purchases, the widow, trumps --------------------------------------------------
     def _buy(self, view: PlayerView) -> Action:
@@ -205,34 +221,38 @@ class HeuristicPlayer:
 
     # --- play --------------------------------------------------------------------------
     def _play(self, view: PlayerView) -> Action:
-        cards = [a.card for a in view.legal_actions if isinstance(a, Play)]
+        return PLAYS[self._card(view)]  # the engine's own Play of the card: none is built
+
+    def _card(self, view: PlayerView) -> int:
+        cards = [a.card for a in view.legal_actions if type(a) is Play]
         trumps = view.trumps if 0 <= view.trumps < 4 else -1
         declaring = view.seat == view.declarer
         misere = self._misere(view)
         if not view.trick:
-            return Play(self._lead(view, cards, trumps, declaring, misere))
-        winner_card, winner_seat = trick_winner(view.trick, trick_seats(view), trumps)
-        beating = [c for c in cards if beats(c, winner_card, trumps)]
-        under = [c for c in cards if c not in beating]
+            return self._lead(view, cards, trumps, declaring, misere)
         played = trick_seats(view)
+        winner_card, winner_seat = trick_winner(view.trick, played, trumps)
+        top = winner_card // 13
+        beating = [c for c in cards if ((c > winner_card) if c // 13 == top else c // 13 == trumps)]
+        under = [c for c in cards if c not in beating]
         last = len(view.trick) == len(view.order) - 1
         declarer_to_come = view.declarer not in played and not declaring
         if misere:
             if declaring:
                 # Stay under the trick with the highest card that can; if every card wins,
                 # win with the highest and keep the low ones for later.
-                return Play(max(under, key=rank_of) if under else max(cards, key=rank_of))
+                return max(under, key=rank_of) if under else max(cards, key=rank_of)
             if winner_seat == view.declarer and under:
-                return Play(max(under, key=rank_of))  # leave the declarer winning
-            return Play(lowest(cards, trumps))
+                return max(under, key=rank_of)  # leave the declarer winning
+            return lowest(cards, trumps)
         if not declaring and winner_seat != view.declarer and not declarer_to_come:
-            return Play(lowest(cards, trumps))  # a fellow opponent has the trick already
+            return lowest(cards, trumps)  # a fellow opponent has the trick already
         if beating:
             if last or not (declaring or declarer_to_come):
-                return Play(lowest(beating, trumps))
+                return lowest(beating, trumps)
             # Someone who may beat us plays after: win with the highest card.
-            return Play(max(beating, key=lambda c: (c // 13 == trumps, rank_of(c))))
-        return Play(lowest(cards, trumps))
+            return max(beating, key=lambda c: (c // 13 == trumps, rank_of(c)))
+        return lowest(cards, trumps)
 
     def _lead(self, view: PlayerView, cards: list[int], trumps: int, declaring: bool,
               misere: bool) -> int:
@@ -247,13 +267,25 @@ class HeuristicPlayer:
             trump_cards = [c for c in cards if suit_of(c) == trumps]
             if trump_cards:
                 return max(trump_cards, key=rank_of)  # draw the opponents' trumps
-            masters = [c for c in cards if is_master(c, view)]
+            gone = known_gone(view)
+            masters = [c for c in cards if is_master(c, view, gone)]
             return max(masters or cards, key=rank_of)
         side = [c for c in cards if suit_of(c) != trumps] or cards
-        masters = [c for c in side if is_master(c, view)]
+        gone = known_gone(view)
+        masters = [c for c in side if is_master(c, view, gone)]
         if masters:
             return max(masters, key=rank_of)
         return lowest(side, trumps)
+
+
+def _expected(tricks: float, bid: BidRule, players: int) -> float:
+    """:meth:`HeuristicPlayer.expected_tricks`, from the estimate with the bid's trumps."""
+    if bid.widow == "with":
+        tricks += 0.3  # the widow replaces the weakest card
+    if bid.lead != "any":
+        tricks -= 0.3  # a forced opening lead (lowest trump, say) can give a trick away
+    # Every opponent beyond three holds five more cards that may beat ours.
+    return tricks - 0.15 * max(0, players - 4)
 
 
 # --- random play with a bias -------------------------------------------------------------------
@@ -495,23 +527,72 @@ def held(hand: Sequence[int], suit: int) -> int:
 def trick_estimate(hand: Sequence[int], trumps: int | None) -> float:
     """Likely tricks: top trumps in sequence count one each, other high trumps half, small
     trumps a third (they win by ruffing); side aces most of a trick, guarded kings a little."""
+    return _estimate(_suit_masks(hand), trumps)
+
+
+def trick_estimates(hand: Sequence[int]) -> tuple[float, float, float, float, float]:
+    """:func:`trick_estimate` of a hand with each suit as trumps, then with none: the cards
+    are sorted by suit once for all five."""
+    masks = _suit_masks(hand)
+    trump_steps, side_steps = [], []
+    for holding in masks:
+        steps = _AS_TRUMPS.get(holding)
+        trump_steps.append(_steps(holding, True) if steps is None else steps)
+        steps = _AS_SIDE.get(holding)
+        side_steps.append(_steps(holding, False) if steps is None else steps)
+    # Each estimate adds the steps suit by suit, as _estimate does; the side steps of the suits
+    # before the trump suit are the same for every choice, so their running sum is shared
+    # (the same additions in the same order: the same floating-point result).
+    found = []
+    before = 0.0  # the side steps of the suits before this one, added up
+    for trumps in SUITS:
+        tricks = before
+        for step in trump_steps[trumps]:
+            tricks += step
+        for suit in range(trumps + 1, 4):
+            for step in side_steps[suit]:
+                tricks += step
+        found.append(tricks)
+        for step in side_steps[trumps]:
+            before += step
+    return found[0], found[1], found[2], found[3], before  # with no trumps: every side step
+
+
+def _suit_masks(hand: Sequence[int]) -> tuple[int, int, int, int]:
+    mask = 0
+    for card in hand:
+        mask |= 1 << card
+    return (mask & 0x1FFF, mask >> 13 & 0x1FFF, mask >> 26 & 0x1FFF, mask >> 39 & 0x1FFF)
+
+
+# What each card of a suit holding (a 13-bit mask of ranks) adds to the estimate, highest rank
+# first, as trumps and as a side suit: worked out once per holding. The estimate adds them in
+# that order, suit by suit, so that its sums (floating point) never depend on the tables.
+_AS_TRUMPS: dict[int, tuple[float, ...]] = {}
+_AS_SIDE: dict[int, tuple[float, ...]] = {}
+
+
+def _steps(holding: int, trumps: bool) -> tuple[float, ...]:
+    ranks = [r for r in range(12, -1, -1) if holding >> r & 1]
+    if trumps:
+        found = tuple(1.0 if r >= ACE - i else 0.5 if r >= JACK else 0.35
+                      for i, r in enumerate(ranks))
+        _AS_TRUMPS[holding] = found
+    else:
+        found = tuple(0.8 if r == ACE else 0.4 for i, r in enumerate(ranks)
+                      if r == ACE or (r == KING and len(ranks) >= 2 and i <= 1))
+        _AS_SIDE[holding] = found
+    return found
+
+
+def _estimate(masks: tuple[int, int, int, int], trumps: int | None) -> float:
     tricks = 0.0
-    for suit in SUITS:
-        ranks = sorted((rank_of(c) for c in hand if suit_of(c) == suit), reverse=True)
-        if suit == trumps:
-            for i, r in enumerate(ranks):
-                if r >= ACE - i:
-                    tricks += 1.0
-                elif r >= JACK:
-                    tricks += 0.5
-                else:
-                    tricks += 0.35
-        else:
-            for i, r in enumerate(ranks):
-                if r == ACE:
-                    tricks += 0.8
-                elif r == KING and len(ranks) >= 2 and i <= 1:
-                    tricks += 0.4
+    for suit, holding in enumerate(masks):
+        steps = (_AS_TRUMPS if suit == trumps else _AS_SIDE).get(holding)
+        if steps is None:
+            steps = _steps(holding, suit == trumps)
+        for step in steps:
+            tricks += step
     return tricks
 
 
@@ -543,44 +624,81 @@ def keep_value(card: int, trumps: int, misere: bool) -> int:
 
 
 def lowest(cards: Sequence[int], trumps: int) -> int:
-    """The cheapest card to give away: a non-trump before a trump, then the lowest rank."""
-    return min(cards, key=lambda c: (suit_of(c) == trumps, rank_of(c), c))
+    """The cheapest card to give away: a non-trump before a trump, then the lowest rank (then
+    the lower card)."""
+    order = _CHEAPEST.get(trumps)
+    if order is None:
+        order = _CHEAPEST[trumps] = tuple(
+            (suit_of(c) == trumps) * 52 * 13 + rank_of(c) * 52 + c for c in range(52))
+    return min(cards, key=order.__getitem__)
+
+
+# By trumps: each card's place in (is a trump, rank, card) order, as one number.
+_CHEAPEST: dict[int, tuple[int, ...]] = {}
 
 
 def beats(card: int, best: int, trumps: int) -> bool:
-    """Whether ``card`` would take the lead of a trick now won by ``best`` (NAP-8.2.1)."""
-    if suit_of(card) == suit_of(best):
-        return rank_of(card) > rank_of(best)
-    return suit_of(card) == trumps
+    """Whether ``card`` would take the lead of a trick now won by ``best`` (NAP-8.2.1): within
+    a suit the higher card is the higher number."""
+    if card // 13 == best // 13:
+        return card > best
+    return card // 13 == trumps
 
 
 def trick_winner(trick: Sequence[int], seats: Sequence[int], trumps: int) -> tuple[int, int]:
     """The card winning a trick so far, and who played it."""
+    if len(trick) != len(seats):
+        raise ValueError(f"{len(trick)} cards but {len(seats)} seats")
     best, who = trick[0], seats[0]
-    for card, seat in zip(trick[1:], seats[1:], strict=True):
-        if beats(card, best, trumps):
-            best, who = card, seat
+    for i in range(1, len(trick)):
+        card = trick[i]
+        if (card > best) if card // 13 == best // 13 else card // 13 == trumps:  # beats()
+            best, who = card, seats[i]
     return best, who
 
 
 def trick_seats(view: PlayerView) -> list[int]:
-    """Who played each card of the current trick: the actors of the last plays."""
+    """Who played each card of the current trick.
+
+    The play passes clockwise (NAP-8.1.1) round the seats of the hand, which
+    :attr:`~napkit.engine.observation.PlayerView.order` lists clockwise, so while a seat of
+    the hand is to play the cards came from the seats before it; else from the last plays of
+    the history.
+    """
+    count, order = len(view.trick), view.order
+    if view.turn in order:
+        last, size = order.index(view.turn), len(order)
+        return [order[(last - count + k) % size] for k in range(count)]
     seats: list[int] = []
     for actor, action in reversed(view.history):
-        if len(seats) == len(view.trick):
+        if len(seats) == count:
             break
         if isinstance(action, Play):
             seats.append(actor)
     return seats[::-1]
 
 
-def is_master(card: int, view: PlayerView) -> bool:
-    """Whether every higher card of the suit has been played or is in the viewer's hand."""
-    gone = set(view.hand) | set(view.trick)
+def known_gone(view: PlayerView) -> int:
+    """The cards (a mask) the viewer knows nobody else can still play: its own, and those
+    played to this trick and the tricks before."""
+    gone = 0
+    for card in view.hand:
+        gone |= 1 << card
+    for card in view.trick:
+        gone |= 1 << card
     for trick in view.tricks:
-        gone.update(trick.cards)
-    suit = suit_of(card)
-    return all(suit * 13 + r in gone for r in range(rank_of(card) + 1, 13))
+        for card in trick.cards:
+            gone |= 1 << card
+    return gone
+
+
+def is_master(card: int, view: PlayerView, gone: int | None = None) -> bool:
+    """Whether every higher card of the suit has been played or is in the viewer's hand
+    (``gone``: :func:`known_gone` of the view, if already worked out)."""
+    if gone is None:
+        gone = known_gone(view)
+    above = ((1 << 13) - (1 << (rank_of(card) + 1))) << (suit_of(card) * 13)
+    return gone & above == above
 
 
 def match_view(match: MatchState, seat: int) -> PlayerView:
@@ -641,13 +759,18 @@ def play_out(state: _S, rng: random.Random, players: Player | Sequence[Player] |
     (True, 3)
     """
     deals = rng if chance is None else chance
+    # One player for every seat, or a player by seat: asked once, not at every decision.
+    by_seat: Sequence[Player] | None = None
+    viewer: Callable[[HandState, int], PlayerView] | Callable[[MatchState, int], PlayerView]
+    viewer = HandState.view if isinstance(state, HandState) else seat_view
+    if players is not None:
+        by_seat = players if isinstance(players, Sequence) else [players] * state.game.players
     while not (state.is_over() or (until is not None and until(state))):
         if state.is_chance():
             state = state.apply(state.sample_chance(deals))
-        elif players is None:
+        elif by_seat is None:
             state = state.apply(rng.choice(state.legal_actions()))
         else:
             seat = state.turn
-            player = players[seat] if isinstance(players, Sequence) else players
-            state = state.apply(player.choose(seat_view(state, seat), rng))
+            state = state.apply(by_seat[seat].choose(viewer(state, seat), rng))
     return state
