@@ -12,9 +12,17 @@ import pytest
 from napkit.engine.actions import Deal, Play
 from napkit.engine.game import Game
 from napkit.engine.hand import HandState
-from napkit.engine.match import new_match
+from napkit.engine.match import MatchState, new_match
 from napkit.engine.players import play_out
-from napkit.formats.records import check_hand_record, check_match_record, hand_record, match_record
+from napkit.errors import SetupError
+from napkit.formats.recording import play_table, table_hands
+from napkit.formats.records import (
+    check_hand_record,
+    check_match_record,
+    hand_record,
+    hand_record_line,
+    match_record,
+)
 from napkit.formats.values import FormatError, action_from_json, action_to_json, cards_from_json
 from napkit.spec.catalog import default_spec
 from napkit.spec.schemas import schema_problems
@@ -126,3 +134,28 @@ def test_format_errors_name_the_path() -> None:
     with pytest.raises(FormatError) as caught:
         action_from_json({"type": "fly"})
     assert caught.value.path == "$.type"
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_the_record_line_is_json_dumps_of_the_record_to_the_byte(ruleset: str) -> None:
+    """``napkit record`` writes each hand with ``hand_record_line``, which puts the line
+    together itself: it must be ``json.dumps(hand_record(hand))`` exactly, for random and
+    heuristic play (thrown-in hands, every kind of action), and for the hands of matches,
+    whose pools and fixed stocks of chips are not empty."""
+    for players in (3, 4, 5):
+        try:
+            game = Game.create(ruleset, players)
+        except SetupError:
+            continue
+        hands = [*table_hands(game, 3, opponents="heuristic", hands=15),
+                 *table_hands(game, 4, opponents="random", hands=15)]
+        match = play_table(game, 5, opponents="random", hands=8, match=True)
+        assert isinstance(match, MatchState)
+        for hand in [*hands, *match.hands]:
+            assert hand_record_line(hand) == json.dumps(hand_record(hand))
+
+
+def test_the_record_line_of_an_unfinished_hand_is_refused() -> None:
+    hand = Game.create("pagat", 4).new_hand(dealer=0)
+    with pytest.raises(ValueError, match="only a finished hand"):
+        hand_record_line(hand)

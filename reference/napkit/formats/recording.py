@@ -16,7 +16,7 @@ from napkit.engine.game import Game
 from napkit.engine.hand import HandState
 from napkit.engine.match import MatchState, new_match
 from napkit.engine.players import make_player, play_out
-from napkit.formats.records import hand_record, match_record
+from napkit.formats.records import hand_record, hand_record_line, match_record
 
 __all__ = ["chance_rng", "play_table", "player_rng", "record_chunks", "record_table",
            "record_text", "table_hands"]
@@ -84,7 +84,7 @@ def record_chunks(game: Game, seed: int, *, opponents: str = "heuristic",
         yield record_table(game, seed, opponents=opponents, hands=hands, match=match)
         return
     for state in table_hands(game, seed, opponents=opponents, hands=hands or 1):
-        yield json.dumps(hand_record(state)) + "\n"
+        yield hand_record_line(state) + "\n"
 
 
 def record_table(game: Game, seed: int, *, opponents: str = "heuristic",

@@ -11,22 +11,26 @@ JSON path and the rule id. Matches are recorded the same way (:func:`match_recor
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from napkit.engine.actions import Action, Deal
+from napkit.engine.actions import Action, Deal, Pass, Play
+from napkit.engine.cards import CARD_NAMES
 from napkit.engine.game import Game
 from napkit.engine.hand import HandState, over_error
 from napkit.engine.match import MatchState, new_match
 from napkit.engine.settlement import net
-from napkit.engine.state import CHANCE, POOL
+from napkit.engine.state import CHANCE, POOL, Payment
 from napkit.errors import RuleError, SetupError, json_path
 from napkit.formats.values import (
     FormatError,
     action_from_json,
     action_to_json,
     cards_from_json,
+    cards_to_json,
+    payment_to_json,
     result_to_json,
     trick_to_json,
 )
@@ -76,6 +80,75 @@ def hand_record(state: HandState) -> JSONObject:
         "actions": [step_to_json(a, x) for a, x in history],
         "outcome": hand_outcome(state),
     }
+
+
+_RECORD_START = ("formats.records", "hand record start")  # a key of Game.memo
+_BOOL = {True: "true", False: "false", None: "null"}
+
+
+def _cards_text(cards: tuple[int, ...]) -> str:
+    """``json.dumps(cards_to_json(cards))``: card notations need no escaping."""
+    if not cards:
+        return "[]"
+    try:
+        return '["' + '", "'.join(map(_NAMES.__getitem__, cards)) + '"]'
+    except (KeyError, TypeError):  # a value that is no card: named as cards_to_json names it
+        return json.dumps(cards_to_json(cards))
+
+
+_NAMES = dict(enumerate(CARD_NAMES))
+
+
+def _payments_text(payments: tuple[Payment, ...]) -> str:
+    return json.dumps([payment_to_json(p) for p in payments]) if payments else "[]"
+
+
+def hand_record_line(state: HandState) -> str:
+    """``json.dumps(hand_record(state))``, the line of JSON Lines ``napkit record`` writes for
+    a hand, the same to the byte, put together step by step: the plays and passes that make
+    most of a hand are written straight from the card's notation, with no object built for
+    them and encoded again (``tests/test_records.py`` holds it to ``json.dumps``)."""
+    if state.result is None:
+        raise ValueError("only a finished hand can be recorded")
+    history = state.history
+    deal = history[0][1]
+    assert isinstance(deal, Deal)
+    game = state.game
+    # The ruleset, options and players are the game's, the same for every hand of a table.
+    start = game.memo.get(_RECORD_START)
+    if start is None:
+        start = game.memo[_RECORD_START] = json.dumps(
+            {"format": HAND_FORMAT, "ruleset": game.id, "options": dict(game.options),
+             "players": game.players})[:-1]
+    funds = start_funds(state)
+    # Whole numbers and lists of them, and card notations, which never need escaping, are
+    # written here as json.dumps writes them.
+    head = (f'{start}, "dealer": {state.dealer}, "seats": {sorted(state.order)}, '
+            f'"pool": {start_pool(state)}, '
+            f'"funds": {"null" if funds is None else list(funds)}, "stakes": {state.stakes}, '
+            f'"deal": {_cards_text(deal.pack)}')
+    steps = []
+    for actor, action in history[1:]:
+        if type(action) is Play and actor >= 0:
+            steps.append(f'{{"seat": {actor}, "action": {{"type": "play", '
+                         f'"card": "{CARD_NAMES[action.card]}"}}}}')
+        elif type(action) is Pass and actor >= 0:
+            steps.append(f'{{"seat": {actor}, "action": {{"type": "pass"}}}}')
+        else:
+            steps.append(json.dumps(step_to_json(actor, action)))
+    r = state.result
+    tricks = ", ".join(f'{{"leader": {t.leader}, "winner": {t.winner}, '
+                       f'"cards": {_cards_text(t.cards)}}}' for t in state.tricks)
+    outcome = (
+        f'{{"thrown_in": {_BOOL[r.thrown_in]}, '
+        f'"declarer": {r.declarer if r.declarer >= 0 else "null"}, '
+        f'"contract": {"null" if r.contract is None else json.dumps(r.contract)}, '
+        f'"declarer_tricks": {r.tricks}, "made": {_BOOL[r.made]}, '
+        f'"trick_winners": {list(r.trick_winners)}, '
+        f'"payments": {_payments_text(r.payments)}, '
+        f'"pool": {r.pool}, "net": {list(r.net)}, "tricks": [{tricks}]}}')
+    return f'{head}, "actions": [{", ".join(steps)}], "outcome": {outcome}}}'
+
 
 
 def table_json(state: HandState) -> JSONObject:

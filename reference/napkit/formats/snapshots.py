@@ -36,6 +36,7 @@ from napkit.formats.values import (
     action_to_json,
     card_from_json,
     cards_from_json,
+    cards_to_json,
     payment_to_json,
     trick_to_json,
 )
@@ -84,7 +85,7 @@ def trick_from_json(value: Any, path: list[str | int]) -> Trick:
 
 
 def _cards(mask: int) -> list[str]:
-    return [card_name(c) for c in cards_of(mask)]
+    return cards_to_json(cards_of(mask))
 
 
 def _schema_check(name: str, value: Any) -> None:
@@ -105,13 +106,13 @@ def position(state: HandState) -> JSONObject:
         "hands": [_cards(h) for h in state.hands],
         "widow": card_name(state.widow) if state.widow >= 0 else None,
         "seen_widow": [s for s in range(state.game.players) if state.seen >> s & 1],
-        "stock": [card_name(c) for c in state.stock],
-        "discards": [card_name(c) for c in state.discards],
+        "stock": cards_to_json(state.stock),
+        "discards": cards_to_json(state.discards),
         "declarer": _seat_or_null(state.declarer),
         "contract": bid.id if bid else None,
         "trumps": trumps_to_json(state.trumps),
         "leader": _seat_or_null(state.leader),
-        "trick": [card_name(c) for c in state.trick],
+        "trick": cards_to_json(state.trick),
         "tricks": [trick_to_json(t) for t in state.tricks],
         "declarer_tricks": state.won,
         "pool": state.pool,
@@ -130,7 +131,7 @@ def state_to_json(state: HandState) -> JSONObject:
     return {
         "format": STATE_FORMAT,
         **table_json(state),
-        "deal": None if deal is None else [card_name(c) for c in deal.pack],
+        "deal": None if deal is None else cards_to_json(deal.pack),
         "actions": [step_to_json(a, x) for a, x in history],
         "position": position(state),
     }
@@ -173,7 +174,7 @@ def view_to_json(view: PlayerView) -> JSONObject:
         "turn": turn_to_json(view.turn),
         "dealer": view.dealer,
         "order": list(view.order),
-        "hand": [card_name(c) for c in view.hand],
+        "hand": cards_to_json(view.hand),
         "hand_sizes": list(view.hand_sizes),
         "widow": None if view.widow is None else card_name(view.widow),
         "widow_out": view.widow_out,
@@ -182,7 +183,7 @@ def view_to_json(view: PlayerView) -> JSONObject:
         "declarer": _seat_or_null(view.declarer),
         "contract": view.contract,
         "trumps": trumps_to_json(view.trumps),
-        "trick": [card_name(c) for c in view.trick],
+        "trick": cards_to_json(view.trick),
         "tricks": [trick_to_json(t) for t in view.tricks],
         "declarer_tricks": view.declarer_tricks,
         "pool": view.pool,

@@ -9,7 +9,7 @@ path of the offending value.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, cast
 
 from napkit.engine.actions import (
@@ -37,7 +37,7 @@ from napkit.engine.actions import (
     SitOut,
     TakeWidow,
 )
-from napkit.engine.cards import SUIT_NAMES, card_name, cards_of, mask_of, parse_card
+from napkit.engine.cards import CARD_NAMES, SUIT_NAMES, card_name, cards_of, mask_of, parse_card
 from napkit.engine.state import POOL, Payment, Result, Trick
 from napkit.errors import json_path
 
@@ -71,6 +71,18 @@ def card_to_json(card: int) -> str:
     return card_name(card)
 
 
+_NAME_OF = dict(enumerate(CARD_NAMES))
+
+
+def cards_to_json(cards: Sequence[int]) -> list[str]:
+    """The notations of some cards, in their order (a record writes a pack of them per hand, so
+    each is looked up rather than spelt out; a value that is no card is named as such)."""
+    names = list(map(_NAME_OF.get, cards))
+    if all(names):  # no None: every value was a card
+        return cast(list[str], names)
+    return [card_name(c) for c in cards]
+
+
 def card_from_json(value: JSONValue, path: list[str | int]) -> int:
     if not isinstance(value, str):
         raise FormatError(path, f"a card is a string such as \"AS\" or \"10H\", not {value!r}")
@@ -101,7 +113,9 @@ def _int(value: JSONValue, path: list[str | int], minimum: int = 0) -> int:
 # --- actions ----------------------------------------------------------------------------------
 def action_to_json(action: Action) -> dict[str, JSONValue]:
     """The JSON object of an action."""
-    match action:
+    match action:  # the commonest first: each case is one isinstance test
+        case Play(card=card):
+            return {"type": "play", "card": card_name(card)}
         case Pass():
             return {"type": "pass"}
         case Bid(bid=bid):
@@ -109,7 +123,7 @@ def action_to_json(action: Action) -> dict[str, JSONValue]:
         case Peek():
             return {"type": "peek"}
         case Buy(cards=cards):
-            return {"type": "buy", "cards": [card_name(c) for c in cards_of(cards)]}
+            return {"type": "buy", "cards": cards_to_json(cards_of(cards))}
         case TakeWidow():
             return {"type": "take-widow"}
         case LeaveWidow():
@@ -118,20 +132,18 @@ def action_to_json(action: Action) -> dict[str, JSONValue]:
             return {"type": "discard", "card": card_name(card)}
         case NameTrumps(suit=suit):
             return {"type": "name-trumps", "suit": SUIT_NAMES[suit]}
-        case Play(card=card):
-            return {"type": "play", "card": card_name(card)}
         case Ante():
             return {"type": "ante"}
         case SitOut():
             return {"type": "sit-out"}
         case Deal(pack=pack):
-            return {"type": "deal", "pack": [card_name(c) for c in pack]}
+            return {"type": "deal", "pack": cards_to_json(pack)}
         case Reshuffle(stock=stock):
-            return {"type": "reshuffle", "stock": [card_name(c) for c in stock]}
+            return {"type": "reshuffle", "stock": cards_to_json(stock)}
         case ChooseDealer(seat=seat):
             return {"type": "choose-dealer", "seat": seat}
         case Shuffle(pack=pack):
-            return {"type": "shuffle", "pack": [card_name(c) for c in pack]}
+            return {"type": "shuffle", "pack": cards_to_json(pack)}
         case Cut(at=at):
             return {"type": "cut", "at": at}
     raise TypeError(f"not an action: {action!r}")
@@ -237,7 +249,7 @@ def payment_to_json(p: Payment) -> dict[str, JSONValue]:
 
 
 def trick_to_json(t: Trick) -> dict[str, JSONValue]:
-    return {"leader": t.leader, "winner": t.winner, "cards": [card_name(c) for c in t.cards]}
+    return {"leader": t.leader, "winner": t.winner, "cards": cards_to_json(t.cards)}
 
 
 def result_to_json(r: Result) -> dict[str, JSONValue]:
