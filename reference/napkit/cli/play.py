@@ -16,6 +16,7 @@ from typing import Any
 
 from napkit.cli.common import EXIT_PROBLEMS, Parser, option_choices, ruleset_argument, spec
 from napkit.cli.output import Output
+from napkit.cli.progress import Progress, isatty
 from napkit.cli.table import InputEndedError, Table
 from napkit.engine.game import Game, compile_rules
 from napkit.engine.players import PLAYER_KINDS
@@ -200,28 +201,40 @@ def add_record(commands: argparse._SubParsersAction[Parser]) -> None:
         "record", help="write the record of hands or a match played by the engine's players",
         description=_RECORD_HELP, epilog=_RECORD_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter)
-    command.set_defaults(run=lambda args: record(**_table_arguments(args), output=args.output))
+    command.set_defaults(run=lambda args: record(**_table_arguments(args), output=args.output,
+                                                 quiet=args.quiet))
     _add_table_options(command)
     command.add_argument("-o", "--output", metavar="FILE",
                          help="write the record to FILE, atomically (default: stdout)")
+    command.add_argument("-q", "--quiet", action="store_true",
+                         help="no progress bar (shown on a terminal for --hands K, while the "
+                              "record goes to a file or a pipe)")
 
 
 def record(ruleset_id: str, players: int | None = None, options: Sequence[str] = (),
            opponents: str = "heuristic", hands: int | None = None, match: bool = False,
-           seed: int | None = None, output: str | None = None) -> int:
+           seed: int | None = None, output: str | None = None, quiet: bool = False) -> int:
     """``napkit record``: write the record of the table's game (played by
     :func:`napkit.formats.recording.record_chunks`, written as each hand ends) to ``output``
-    ('-' or None: stdout)."""
+    ('-' or None: stdout), with a progress bar of the hands on a terminal unless ``quiet``."""
     game, _, drawn = setup(ruleset_id, players, options, hands, match, seed)
     with Output(None if output in (None, "-") else output) as out:
+        # Hands one a line (not a match, written whole at its end), and not onto the screen
+        # the bar is drawn on.
+        progress = Progress(hands, "hands", "napkit record", every=0, failures=False,
+                            enabled=not quiet and not match and (hands or 1) > 1 and (
+                                out.target is not None or not isatty(sys.stdout)))
         try:
             for chunk in record_chunks(game, drawn, opponents=opponents, hands=hands,
                                        match=match):
                 out.write(chunk)  # each hand's line as it ends: memory stays flat
+                progress.step()
         except KeyboardInterrupt:
+            progress.finish()
             where = "nothing is written" if out.target else "the hands so far were written"
             print(f"\nnapkit: interrupted: {where}", file=sys.stderr)
             return 130
+        progress.finish()
         out.commit()
     if seed is None:
         print(f"napkit: seed {drawn} (write the same record again with --seed {drawn})",

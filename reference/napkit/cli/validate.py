@@ -9,6 +9,7 @@ import sys
 from collections.abc import Sequence
 
 from napkit.cli.common import EXIT_PROBLEMS, Parser
+from napkit.cli.progress import Progress
 from napkit.errors import UsageError
 from napkit.formats.validate import Tally, report_lines
 
@@ -54,10 +55,19 @@ def validate_files(files: Sequence[str], quiet: bool = False, as_json: bool = Fa
     if list(files).count("-") > 1:
         raise UsageError("'-' (standard input) can be read only once")
     tally = Tally()
+    # With --quiet or --json a long file shows nothing for a long while: a count of the
+    # records checked is drawn on a terminal, taken off whenever a problem is printed there.
+    progress = Progress(None, "records", "napkit validate", every=0,
+                        enabled=quiet or as_json)
     # Printed as each record is checked: a file of a million records is read, checked and
     # reported in flat memory.
-    for piece in report_lines(list(files), tally, quiet=quiet, as_json=as_json):
+    for piece in report_lines(list(files), tally, quiet=quiet, as_json=as_json,
+                              checked=progress.step):
+        progress.clear()
         print(piece, end="" if as_json else "\n")
+        if progress.tty:
+            sys.stdout.flush()  # the piece before the bar is drawn again
+    progress.finish()
     if as_json:
         print()
     sys.stdout.flush()  # a closed pipe shows up here, inside main, not at interpreter exit

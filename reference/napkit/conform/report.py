@@ -11,9 +11,7 @@ import contextlib
 import json
 import os
 import re
-import sys
 import tempfile
-import time
 import xml.etree.ElementTree as ET
 from collections import Counter
 from collections.abc import Iterable
@@ -21,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
+from napkit.cli.progress import Progress as _Progress
 from napkit.conform.runner import (
     FAILED,
     PASSED,
@@ -292,53 +291,16 @@ def write_atomic(path: Path, text: str) -> None:
 
 
 # --- progress ---------------------------------------------------------------------------------
-class Progress:
-    """A progress bar on a terminal; elsewhere a line every ``every`` cases (0: none)."""
+class Progress(_Progress):
+    """A progress bar of the cases on a terminal; elsewhere a line every ``every`` cases (0:
+    none)."""
 
     def __init__(self, total: int, stream: TextIO | None = None, every: int = 1000,
                  enabled: bool = True) -> None:
-        self.total = total
-        self.stream = stream if stream is not None else sys.stderr
-        self.tty = enabled and _isatty(self.stream)
-        self.every = every if enabled else 0
-        self.done = 0
-        self.failed = 0
-        self.began = time.monotonic()
-        self.drawn = 0.0
+        super().__init__(total, "cases", "napkit conform", stream, every=every, enabled=enabled)
 
     def update(self, result: CaseResult) -> None:
-        self.done += 1
-        self.failed += result.bad
-        if self.tty:
-            now = time.monotonic()
-            if now - self.drawn >= 0.1 or self.done == self.total:
-                self.drawn = now
-                self._draw(now)
-        elif self.every and self.done % self.every == 0 and self.done < self.total:
-            self.stream.write(f"napkit conform: {self.done}/{self.total} cases, "
-                              f"{self.failed} failed\n")
-            self.stream.flush()
-
-    def _draw(self, now: float) -> None:
-        width = 30
-        filled = width * self.done // max(self.total, 1)
-        rate = self.done / (now - self.began) if now > self.began else 0.0
-        failed = f", {self.failed} failed" if self.failed else ""
-        self.stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {self.done}/{self.total} "
-                          f"cases{failed} ({rate:.0f}/s)\x1b[K")
-        self.stream.flush()
-
-    def finish(self) -> None:
-        if self.tty and self.done:
-            self.stream.write("\r\x1b[K")
-            self.stream.flush()
-
-
-def _isatty(stream: TextIO) -> bool:
-    try:
-        return stream.isatty()
-    except (AttributeError, ValueError):
-        return False
+        self.step(bool(result.bad))
 
 
 def write_reports(run: Run, targets: Iterable[tuple[str, Path | None]]) -> list[str]:

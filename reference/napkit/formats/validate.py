@@ -15,7 +15,7 @@ import itertools
 import json
 import sys
 import textwrap
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -230,15 +230,19 @@ class Tally:
 
 
 def report_lines(sources: Iterable[str], tally: Tally, *, quiet: bool = False,
-                 as_json: bool = False) -> Iterator[str]:
+                 as_json: bool = False,
+                 checked: Callable[[bool], object] | None = None) -> Iterator[str]:
     """The text ``napkit validate`` prints, a piece at a time as the records are checked
-    (``tally`` counts them). ``quiet`` leaves out the valid records (the summary line stays);
-    ``as_json`` gives one JSON array, an object per record (with ``quiet``, per invalid
-    record), laid out as ``json.dumps(..., indent=2)`` lays out the whole array."""
+    (``tally`` counts them; ``checked``, if given, is told of each record, True if it is
+    invalid). ``quiet`` leaves out the valid records (the summary line stays); ``as_json``
+    gives one JSON array, an object per record (with ``quiet``, per invalid record), laid out
+    as ``json.dumps(..., indent=2)`` lays out the whole array."""
     shown = 0
     for c in check_sources(sources):
         tally.records += 1
         tally.valid += c.valid
+        if checked is not None:
+            checked(not c.valid)
         if quiet and c.valid:
             continue
         if as_json:
