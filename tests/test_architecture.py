@@ -30,7 +30,7 @@ LAYERS = ("basics", "engine", "spec", "formats", "front")
 
 def layer(module: str) -> str:
     parts = module.split(".")
-    if module in ("napkit.errors", "napkit.paths", "napkit._moved"):
+    if module in ("napkit.errors", "napkit.paths", "napkit.reading", "napkit._moved"):
         return "basics"
     if len(parts) > 1 and parts[1] in ("engine", "spec", "formats"):
         return parts[1]

@@ -21,7 +21,7 @@ OLD_PATHS = {*_moved.MOVED, "napkit.state", "napkit.game"}
 
 
 def documented_modules() -> list[str]:
-    names = ["napkit", "napkit.errors", "napkit.strategies"]
+    names = ["napkit", "napkit.errors", "napkit.reading", "napkit.strategies"]
     for package in ("napkit.engine", "napkit.spec", "napkit.formats"):
         module = importlib.import_module(package)
         names.append(package)

@@ -1,0 +1,260 @@
+"""Reading JSON and TOML text strictly, whoever wrote it: every input napkit takes (records,
+rulesets, conformance cases, the protocol's lines) goes through :func:`loads` or
+:func:`loads_toml`, which either give a plain value or raise :class:`ReadError`, never
+anything else.
+
+What is refused, and why:
+
+- what is not JSON: syntax errors (with the line and column), ``NaN``, ``Infinity`` and
+  ``-Infinity`` (Python's reader takes them; no JSON reader must);
+- a key twice in one object (JSON leaves the meaning open; Python keeps the last, so an error
+  would talk about a value the reader does not see; TOML refuses it too);
+- a number with a point or an exponent where ``whole`` numbers are wanted (every number of
+  napkit's formats is a whole number: JSON Schema counts ``1.0`` as an integer, Python does
+  not), or any number outside :data:`WHOLE` (±(2^53 - 1): a whole number every JSON reader
+  keeps exactly, as RFC 7493 advises);
+- nesting deeper than :data:`MAX_DEPTH` and numbers of more than a few thousand digits, which
+  Python's readers would give up on with a traceback.
+
+A UTF-8 byte-order mark at the start of a text is accepted and dropped, as many editors
+write one.
+
+>>> loads('{"dealer": 1, "seats": [0, 1, 2, 3]}')
+{'dealer': 1, 'seats': [0, 1, 2, 3]}
+>>> for text in ('{"dealer": 1.0}', '{"a": 1, "a": 2}', '[1, NaN]', '{"pool": 1e400}'):
+...     try:
+...         loads(text)
+...     except ReadError as exc:
+...         print(exc.where, "|", exc.message)
+$.dealer | 1.0 is not a whole number (write it without a point or an exponent)
+$ | the key "a" is given twice
+$ | NaN is not a JSON value (JSON has no NaN or infinities)
+$.pool | 1e400 is not a whole number (write it without a point or an exponent)
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import tomllib
+from typing import Any
+
+from napkit.errors import json_path
+
+__all__ = ["MAX_DEPTH", "WHOLE", "ReadError", "loads", "loads_toml"]
+
+#: The largest magnitude of a number in napkit's formats: 2^53 - 1, the largest whole number
+#: a double holds exactly, so that a program in any language reads it as written.
+WHOLE = 2**53 - 1
+#: How deep arrays and objects may nest (napkit's own documents nest less than 10 deep).
+MAX_DEPTH = 100
+BOM = "\ufeff"
+
+
+class ReadError(ValueError):
+    """Text that is not a value napkit reads: ``where`` (a JSON path, or ``line L, column C``
+    for a syntax error) and ``message``, in napkit's words."""
+
+    def __init__(self, where: str, message: str) -> None:
+        super().__init__(where, message)
+        self.where = where
+        self.message = message
+
+    def __str__(self) -> str:
+        return f"{self.where}: {self.message}"
+
+
+class _Findings:
+    """What the parse hooks saw that needs a second look (rare: then the value is walked to
+    say where)."""
+
+    __slots__ = ("duplicate", "fraction")
+
+    def __init__(self) -> None:
+        self.duplicate = False
+        self.fraction = False
+
+
+class _Twice(dict[str, Any]):
+    """An object in which a key was given twice (the key is kept to name it)."""
+
+    twice: str = ""
+
+
+class _Fraction(float):
+    """A number written with a point or an exponent (its text is kept to quote it)."""
+
+    text: str = ""
+
+
+def _not_json(constant: str) -> object:
+    raise ReadError("$", f"{constant} is not a JSON value (JSON has no NaN or infinities)")
+
+
+class _RefusedError(Exception):
+    """Raised by the fast reader's hooks: something to find with the reader that says where."""
+
+
+def _once(items: list[tuple[str, Any]]) -> dict[str, Any]:
+    obj = dict(items)
+    if len(obj) != len(items):
+        raise _RefusedError
+    return obj
+
+
+def _no_fraction(literal: str) -> float:
+    raise _RefusedError
+
+
+# Made once (json.loads with arguments builds a decoder at every call): the reader of most
+# texts, which finds no fault; on the first it meets, the text is read again by _locate.
+_WHOLE_DECODER = json.JSONDecoder(object_pairs_hook=_once, parse_float=_no_fraction,
+                                  parse_constant=_not_json)
+_ANY_DECODER = json.JSONDecoder(object_pairs_hook=_once, parse_constant=_not_json)
+_DIGITS = bytes(48 if 48 <= i <= 57 else 32 for i in range(256))  # each digit "0", else " "
+_SIXTEEN = b"0" * 16  # 2^53 - 1 has 16 digits: a number of 16 or more may be beyond it
+
+
+def loads(text: str, *, whole: bool = True) -> Any:
+    """The JSON value of ``text``, read strictly (see the module); ``whole``: every number must
+    be a whole number within :data:`WHOLE`. Raises :class:`ReadError`."""
+    if text.startswith(BOM):
+        text = text[1:]
+    try:
+        value = (_WHOLE_DECODER if whole else _ANY_DECODER).decode(text)
+    except _RefusedError:
+        return _locate(text, whole)
+    except json.JSONDecodeError as exc:
+        ends = exc.pos >= len(text.rstrip())
+        hint = " (the text ends too soon: is it truncated?)" if ends else ""
+        raise ReadError(f"line {exc.lineno}, column {exc.colno}",
+                        f"not JSON: {exc.msg}{hint}") from None
+    except RecursionError:
+        raise ReadError("$", f"arrays or objects nested more than {MAX_DEPTH} deep") from None
+    except ReadError:
+        raise
+    except ValueError:
+        # Python's limit on the digits of a whole number (sys.set_int_max_str_digits).
+        raise ReadError("$", "a number with too many digits to read") from None
+    # The walk that checks depth and size is needed only where the text has room for too deep
+    # a nesting or too long a number: most texts are read without it.
+    if (text.count("{") + text.count("[") > MAX_DEPTH
+            or _SIXTEEN in text.encode("utf-8", "surrogatepass").translate(_DIGITS)):
+        _check(value, [], 0, _Findings(), whole)
+    if not whole:
+        _check_finite(value)
+    return value
+
+
+def _check_finite(value: Any) -> None:
+    """A float too large for a double is read as infinity: refused (with ``whole`` False)."""
+    if isinstance(value, float) and not math.isfinite(value):
+        raise ReadError("$", "a number too large to read")
+    if isinstance(value, dict):
+        for item in value.values():
+            _check_finite(item)
+    elif isinstance(value, list):
+        for item in value:
+            _check_finite(item)
+
+
+def _locate(text: str, whole: bool) -> Any:
+    """Read ``text`` again, keeping what the fast reader refused, to say where it is."""
+    found = _Findings()
+
+    def pairs(items: list[tuple[str, Any]]) -> dict[str, Any]:
+        obj = dict(items)
+        if len(obj) == len(items):
+            return obj
+        found.duplicate = True
+        twice = _Twice(obj)
+        seen: set[str] = set()
+        for key, _ in items:
+            if key in seen:
+                twice.twice = key
+                break
+            seen.add(key)
+        return twice
+
+    def number(literal: str) -> float:
+        found.fraction = True
+        value = _Fraction(literal)
+        value.text = literal
+        return value
+
+    value = json.loads(text, object_pairs_hook=pairs, parse_float=number,
+                       parse_constant=_not_json)
+    _check(value, [], 0, found, whole)
+    return value
+
+
+def _check(value: Any, path: list[str | int], depth: int, found: _Findings,
+           whole: bool) -> None:
+    """Walk ``value`` for what :func:`loads` refuses after parsing: nesting, a key given twice
+    (where the hook saw one), and every number and value of a kind JSON does not have."""
+    if depth >= MAX_DEPTH:
+        raise ReadError(json_path(path[:5]) + "...",
+                        f"arrays or objects nested more than {MAX_DEPTH} deep")
+    if isinstance(value, dict):
+        if found.duplicate and isinstance(value, _Twice):
+            raise ReadError(json_path(path), f"the key {json.dumps(value.twice)} is given twice")
+        items: Any = value.items()
+    elif isinstance(value, list):
+        items = enumerate(value)
+    else:
+        _plain(value, path, whole)
+        return
+    for key, item in items:
+        kind = type(item)
+        if kind is dict or kind is list or kind is _Twice:
+            _check(item, [*path, key], depth + 1, found, whole)
+        elif kind is int:
+            if not -WHOLE <= item <= WHOLE and whole:
+                _plain(item, [*path, key], whole)
+        elif kind is not str and kind is not bool and item is not None:
+            _plain(item, [*path, key], whole)
+
+
+def _plain(value: Any, path: list[str | int], whole: bool) -> None:
+    """A value that is no array or object: refused if it is no JSON value napkit reads."""
+    if isinstance(value, _Fraction):
+        if whole:
+            raise ReadError(json_path(path), f"{value.text} is not a whole number (write it "
+                                             "without a point or an exponent)")
+        if not math.isfinite(value):
+            raise ReadError(json_path(path), f"{value.text} is too large a number")
+    elif type(value) is int:
+        if whole and not -WHOLE <= value <= WHOLE:
+            raise ReadError(json_path(path), f"{value} is beyond the largest whole number "
+                                             f"napkit reads (2^53 - 1 either way)")
+    elif not (value is None or type(value) is str or type(value) is bool):
+        raise ReadError(json_path(path), f"{type(value).__name__} values (a TOML date or "
+                                         "time) are not values of napkit's formats")
+
+
+def loads_toml(text: str) -> dict[str, Any]:
+    """The table of a TOML text (a ruleset file), read strictly: TOML's own rules (a key once,
+    no NaN where :func:`loads` refuses it), nesting within :data:`MAX_DEPTH`, and the same
+    numbers as JSON. Raises :class:`ReadError`."""
+    if text.startswith(BOM):
+        text = text[1:]
+    try:
+        table = tomllib.loads(text, parse_float=_toml_number)
+    except tomllib.TOMLDecodeError as exc:
+        raise ReadError("$", f"not TOML: {exc}") from None
+    except RecursionError:
+        raise ReadError("$", f"tables or arrays nested more than {MAX_DEPTH} deep") from None
+    except ValueError as exc:
+        if isinstance(exc, ReadError):
+            raise
+        raise ReadError("$", "a number with too many digits to read") from None
+    _check(table, [], 0, _Findings(), True)
+    return table
+
+
+def _toml_number(literal: str) -> float:
+    if literal.lstrip("+-") in ("nan", "inf"):
+        raise ReadError("$", f"{literal} is not a number napkit reads (no NaN or infinities)")
+    value = _Fraction(literal)
+    value.text = literal
+    return value

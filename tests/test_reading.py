@@ -1,0 +1,90 @@
+"""napkit.reading: every input's text is read strictly, and whatever the text, the reader gives
+a value or a ReadError naming where and what, never another exception."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from napkit.reading import MAX_DEPTH, WHOLE, ReadError, loads, loads_toml
+
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers(min_value=-WHOLE, max_value=WHOLE) | st.text(),
+    lambda inner: st.lists(inner, max_size=5) | st.dictionaries(st.text(), inner, max_size=5),
+    max_leaves=30)
+
+
+@given(JSON_VALUES)
+def test_what_json_dumps_writes_is_read_back(value: Any) -> None:
+    assert loads(json.dumps(value)) == value
+    assert loads(json.dumps(value, indent=2, ensure_ascii=False)) == value
+
+
+@settings(max_examples=500)
+@given(st.text())
+def test_any_text_gives_a_value_or_a_read_error(text: str) -> None:
+    try:
+        loads(text)
+    except ReadError as exc:
+        assert exc.where and exc.message
+    try:
+        loads_toml(text)
+    except ReadError as exc:
+        assert exc.where and exc.message
+
+
+@settings(max_examples=300)
+@given(st.binary())
+def test_any_bytes_decoded_as_text_give_a_value_or_a_read_error(data: bytes) -> None:
+    text = data.decode("utf-8", "replace")
+    for whole in (True, False):
+        try:
+            loads(text, whole=whole)
+        except ReadError:
+            pass
+
+
+@pytest.mark.parametrize(("text", "where", "message"), [
+    ('{"dealer": 1.0}', "$.dealer", "1.0 is not a whole number"),
+    ('{"stakes": 1e308}', "$.stakes", "1e308 is not a whole number"),
+    ('{"a": {"b": [0, {"c": 1, "c": 2}]}}', "$.a.b[1]", 'the key "c" is given twice'),
+    ('{"pool": NaN}', "$", "NaN is not a JSON value"),
+    ("[Infinity]", "$", "Infinity is not a JSON value"),
+    ("[-Infinity]", "$", "-Infinity is not a JSON value"),
+    ('{"n": 9007199254740992}', "$.n", "beyond the largest whole number"),
+    ('{"n": -9007199254740992}', "$.n", "beyond the largest whole number"),
+    ("[" + "7" * 100_000 + "]", "$", "a number with too many digits"),
+    ("[" * 101 + "]" * 101, "$[0][0][0][0][0]...", f"nested more than {MAX_DEPTH} deep"),
+    ("[" * 5000 + "]" * 5000, "$", f"nested more than {MAX_DEPTH} deep"),
+    ('{"a": 1', "line 1, column 8", "the text ends too soon"),
+    ('{"a": 1} x', "line 1, column 10", "Extra data"),
+])
+def test_each_refusal_says_where_and_what(text: str, where: str, message: str) -> None:
+    with pytest.raises(ReadError) as caught:
+        loads(text)
+    assert caught.value.where == where
+    assert message in caught.value.message
+
+
+def test_the_largest_whole_numbers_and_a_byte_order_mark_are_read() -> None:
+    assert loads(f"[{WHOLE}, {-WHOLE}]") == [WHOLE, -WHOLE]
+    assert loads('\ufeff{"a": [1]}') == {"a": [1]}
+    assert loads("[1.5, 2e3]", whole=False) == [1.5, 2000.0]
+    with pytest.raises(ReadError, match="too large"):
+        loads("[1e400]", whole=False)
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("a = 1\na = 2\n", "not TOML"),
+    ("a = nan\n", "nan is not a number napkit reads"),
+    ("a = 1.5\n", "1.5 is not a whole number"),
+    ("a = 99999999999999999999\n", "beyond the largest whole number"),
+    ("a = 1979-05-27\n", "are not values of napkit's formats"),
+    ("a = " + "[" * 900 + "]" * 900 + "\n", "nested more than"),
+])
+def test_toml_refusals(text: str, message: str) -> None:
+    with pytest.raises(ReadError, match=message):
+        loads_toml(text)
