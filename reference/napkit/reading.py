@@ -19,6 +19,7 @@ What is refused, and why:
 A UTF-8 byte-order mark at the start of a text is accepted and dropped, as many editors
 write one.
 
+>>> from napkit.reading import ReadError, loads
 >>> loads('{"dealer": 1, "seats": [0, 1, 2, 3]}')
 {'dealer': 1, 'seats': [0, 1, 2, 3]}
 >>> for text in ('{"dealer": 1.0}', '{"a": 1, "a": 2}', '[1, NaN]', '{"pool": 1e400}'):
