@@ -56,9 +56,9 @@ def test_any_bytes_decoded_as_text_give_a_value_or_a_read_error(data: bytes) -> 
     ('{"n": 9007199254740992}', "$.n", "beyond the largest whole number"),
     ('{"n": -9007199254740992}', "$.n", "beyond the largest whole number"),
     ("[" + "7" * 100_000 + "]", "$", "a number with too many digits"),
-    ("[" * 101 + "]" * 101, "$[0][0][0][0][0]...", f"nested more than {MAX_DEPTH} deep"),
-    ("[" * 5000 + "]" * 5000, "$", f"nested more than {MAX_DEPTH} deep"),
-    ('{"a": 1', "line 1, column 8", "the text ends too soon"),
+    ("[" * 101 + "]" * 101, "$[0][0][0][0][0]...", f"nested too deeply (over {MAX_DEPTH} levels)"),
+    ("[" * 5000 + "]" * 5000, "$", f"nested too deeply (over {MAX_DEPTH} levels)"),
+    ('{"a": 1', "line 1, column 8", "Expecting ',' delimiter (the text ends too soon"),
     ('{"a": 1} x', "line 1, column 10", "Extra data"),
 ])
 def test_each_refusal_says_where_and_what(text: str, where: str, message: str) -> None:
@@ -77,12 +77,12 @@ def test_the_largest_whole_numbers_and_a_byte_order_mark_are_read() -> None:
 
 
 @pytest.mark.parametrize(("text", "message"), [
-    ("a = 1\na = 2\n", "not TOML"),
+    ("a = 1\na = 2\n", "Cannot overwrite a value"),
     ("a = nan\n", "nan is not a number napkit reads"),
     ("a = 1.5\n", "1.5 is not a whole number"),
     ("a = 99999999999999999999\n", "beyond the largest whole number"),
-    ("a = 1979-05-27\n", "are not values of napkit's formats"),
-    ("a = " + "[" * 900 + "]" * 900 + "\n", "nested more than"),
+    ("a = 1979-05-27\n", "a date is not allowed here"),
+    ("a = " + "[" * 900 + "]" * 900 + "\n", "nested too deeply"),
 ])
 def test_toml_refusals(text: str, message: str) -> None:
     with pytest.raises(ReadError, match=message):

@@ -299,3 +299,66 @@ def test_the_json_report_pieces_are_the_whole_array(quiet: bool) -> None:
                 for c in check_sources(files) if not (quiet and c.valid)]
     assert pieces == json.dumps(document, indent=2)
     assert "".join(report_lines([], Tally(), as_json=True)) == "[]"
+
+
+def test_an_unreadable_file_is_not_counted_as_a_record(tmp_path: Path, capsys: Capture) -> None:
+    missing = tmp_path / "nowhere.json"
+    code, lines, _ = validate(capsys, str(missing), str(CORPUS / "good-hand-peep.json"))
+    assert code == EXIT_PROBLEMS
+    assert lines[-1] == "1 record: 1 valid, 0 invalid; 1 file could not be read"
+    code, lines, _ = validate(capsys, str(missing))
+    assert code == EXIT_PROBLEMS and lines[-1] == (
+        "0 records: 0 valid, 0 invalid; 1 file could not be read")
+
+
+def test_junk_after_a_pretty_printed_record_is_one_problem(tmp_path: Path,
+                                                           capsys: Capture) -> None:
+    """The record is one document: junk after it spoils it, and does not make the file JSON
+    Lines of a hundred broken lines."""
+    good = json.loads((CORPUS / "good-hand-peep.json").read_text(encoding="utf-8"))
+    path = tmp_path / "junk.json"
+    text = json.dumps(good, indent=2)
+    path.write_text(text + "\nthis is not JSON\n", encoding="utf-8")
+    code, lines, _ = validate(capsys, str(path))
+    assert code == EXIT_PROBLEMS
+    end = len(text.splitlines()) + 1
+    assert lines == [f"{path}: line {end}, column 1: not JSON: Extra data",
+                     "1 record: 0 valid, 1 invalid"]
+
+
+@pytest.mark.parametrize(("change", "expected"), [
+    ({"dealer": 1.0}, "$.dealer: 1.0 is not a whole number"),
+    ({"stakes": 1e308}, "$.stakes: 1e+308 is not a whole number"),  # as json.dumps wrote it
+    ({"pool": 2**60}, "$.pool: 1152921504606846976 is beyond the largest whole number"),
+    ({"dealer": 7}, "$.dealer: NAP-4.1.1: no seat 7 at a table of 4"),
+])
+def test_numbers_a_record_cannot_hold(change: dict[str, Any], expected: str, tmp_path: Path,
+                                      capsys: Capture) -> None:
+    record = json.loads((CORPUS / "good-hand-peep.json").read_text(encoding="utf-8"))
+    record.update(change)
+    path = tmp_path / "odd.json"
+    path.write_text(json.dumps(record), encoding="utf-8")
+    code, lines, _ = validate(capsys, str(path))
+    assert code == EXIT_PROBLEMS
+    assert lines[0].startswith(f"{path}: {expected}"), lines
+
+
+def test_a_key_given_twice_is_refused_where_it_is(tmp_path: Path, capsys: Capture) -> None:
+    text = (CORPUS / "good-hand-peep.json").read_text(encoding="utf-8").strip()
+    path = tmp_path / "twice.json"
+    path.write_text(text[:-1] + ', "dealer": 2}', encoding="utf-8")
+    code, lines, _ = validate(capsys, str(path))
+    assert code == EXIT_PROBLEMS
+    assert lines[0] == f'{path}: $: the key "dealer" is given twice'
+
+
+def test_a_byte_order_mark_is_accepted(tmp_path: Path, capsys: Capture) -> None:
+    text = (CORPUS / "good-hand-peep.json").read_text(encoding="utf-8")
+    path = tmp_path / "bom.json"
+    path.write_text("\ufeff" + text, encoding="utf-8")
+    lines_path = tmp_path / "bom.jsonl"
+    line = json.dumps(json.loads(text))
+    lines_path.write_text("\ufeff" + line + "\n" + line + "\n", encoding="utf-8")
+    code, lines, _ = validate(capsys, str(path), str(lines_path))
+    assert code == 0, lines
+    assert lines[-1] == "3 records: 3 valid, 0 invalid"

@@ -29,7 +29,7 @@ write one.
 ...         print(exc.where, "|", exc.message)
 $.dealer | 1.0 is not a whole number (write it without a point or an exponent)
 $ | the key "a" is given twice
-$ | NaN is not a JSON value (JSON has no NaN or infinities)
+$ | NaN is not a JSON value
 $.pool | 1e400 is not a whole number (write it without a point or an exponent)
 """
 
@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import tomllib
 from typing import Any
 
@@ -54,12 +55,20 @@ BOM = "\ufeff"
 
 class ReadError(ValueError):
     """Text that is not a value napkit reads: ``where`` (a JSON path, or ``line L, column C``
-    for a syntax error) and ``message``, in napkit's words."""
+    for a syntax error) and ``message``, in napkit's words; ``kind``: ``"syntax"`` (the text
+    breaks the grammar of JSON or TOML, NaN and infinities included), ``"limit"`` (nesting or
+    a number beyond what napkit reads) or ``"value"`` (well-formed, but a value napkit's
+    formats refuse: a key given twice, a fraction, a number out of range, a date)."""
 
-    def __init__(self, where: str, message: str) -> None:
+    def __init__(self, where: str, message: str, kind: str = "value") -> None:
         super().__init__(where, message)
         self.where = where
         self.message = message
+        self.kind = kind
+
+    @property
+    def syntax(self) -> bool:
+        return self.kind == "syntax"
 
     def __str__(self) -> str:
         return f"{self.where}: {self.message}"
@@ -89,7 +98,7 @@ class _Fraction(float):
 
 
 def _not_json(constant: str) -> object:
-    raise ReadError("$", f"{constant} is not a JSON value (JSON has no NaN or infinities)")
+    raise ReadError("$", f"{constant} is not a JSON value", "syntax")
 
 
 class _RefusedError(Exception):
@@ -128,15 +137,16 @@ def loads(text: str, *, whole: bool = True) -> Any:
     except json.JSONDecodeError as exc:
         ends = exc.pos >= len(text.rstrip())
         hint = " (the text ends too soon: is it truncated?)" if ends else ""
-        raise ReadError(f"line {exc.lineno}, column {exc.colno}",
-                        f"not JSON: {exc.msg}{hint}") from None
+        raise ReadError(f"line {exc.lineno}, column {exc.colno}", f"{exc.msg}{hint}",
+                        "syntax") from None
     except RecursionError:
-        raise ReadError("$", f"arrays or objects nested more than {MAX_DEPTH} deep") from None
+        raise ReadError("$", f"arrays or objects nested too deeply (over {MAX_DEPTH} levels)",
+                        "limit") from None
     except ReadError:
         raise
     except ValueError:
         # Python's limit on the digits of a whole number (sys.set_int_max_str_digits).
-        raise ReadError("$", "a number with too many digits to read") from None
+        raise ReadError("$", "a number with too many digits to read", "limit") from None
     # The walk that checks depth and size is needed only where the text has room for too deep
     # a nesting or too long a number: most texts are read without it.
     if (text.count("{") + text.count("[") > MAX_DEPTH
@@ -195,7 +205,8 @@ def _check(value: Any, path: list[str | int], depth: int, found: _Findings,
     (where the hook saw one), and every number and value of a kind JSON does not have."""
     if depth >= MAX_DEPTH:
         raise ReadError(json_path(path[:5]) + "...",
-                        f"arrays or objects nested more than {MAX_DEPTH} deep")
+                        f"arrays or objects nested too deeply (over {MAX_DEPTH} levels)",
+                        "limit")
     if isinstance(value, dict):
         if found.duplicate and isinstance(value, _Twice):
             raise ReadError(json_path(path), f"the key {json.dumps(value.twice)} is given twice")
@@ -229,8 +240,8 @@ def _plain(value: Any, path: list[str | int], whole: bool) -> None:
             raise ReadError(json_path(path), f"{value} is beyond the largest whole number "
                                              f"napkit reads (2^53 - 1 either way)")
     elif not (value is None or type(value) is str or type(value) is bool):
-        raise ReadError(json_path(path), f"{type(value).__name__} values (a TOML date or "
-                                         "time) are not values of napkit's formats")
+        # TOML dates and times have no JSON form, and no schema of napkit's accepts one.
+        raise ReadError(json_path(path), f"a {type(value).__name__} is not allowed here")
 
 
 def loads_toml(text: str) -> dict[str, Any]:
@@ -242,20 +253,30 @@ def loads_toml(text: str) -> dict[str, Any]:
     try:
         table = tomllib.loads(text, parse_float=_toml_number)
     except tomllib.TOMLDecodeError as exc:
-        raise ReadError("$", f"not TOML: {exc}") from None
+        message = str(exc)
+        found = _TOML_POSITION.search(message)
+        if found is None:
+            raise ReadError("$", message, "syntax") from None
+        raise ReadError(f"line {found[1]}, column {found[2]}", message[: found.start()].strip(),
+                        "syntax") from None
     except RecursionError:
-        raise ReadError("$", f"tables or arrays nested more than {MAX_DEPTH} deep") from None
+        raise ReadError("$", f"tables or arrays nested too deeply (over {MAX_DEPTH} levels)",
+                        "limit") from None
     except ValueError as exc:
         if isinstance(exc, ReadError):
             raise
-        raise ReadError("$", "a number with too many digits to read") from None
+        raise ReadError("$", "a number with too many digits to read", "limit") from None
     _check(table, [], 0, _Findings(), True)
     return table
 
 
+_TOML_POSITION = re.compile(r"\(at line (\d+), column (\d+)\)")
+
+
 def _toml_number(literal: str) -> float:
     if literal.lstrip("+-") in ("nan", "inf"):
-        raise ReadError("$", f"{literal} is not a number napkit reads (no NaN or infinities)")
+        raise ReadError("$", f"{literal} is not a number napkit reads (no NaN or infinities)",
+                        "syntax")
     value = _Fraction(literal)
     value.text = literal
     return value

@@ -27,7 +27,9 @@ from napkit.cli import play, rules, validate
 from napkit.cli.common import EXIT_PROBLEMS, EXIT_USAGE, Parser, silence_stdout
 from napkit.errors import ChoiceError, SpecError, SpecProblemsError, UsageError
 
-__all__ = ["EXIT_PROBLEMS", "EXIT_USAGE", "main"]
+__all__ = ["EXIT_INTERRUPTED", "EXIT_PROBLEMS", "EXIT_USAGE", "main"]
+
+EXIT_INTERRUPTED = 130  # the shell's status for a command ended by Ctrl-C (128 + SIGINT)
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -76,6 +78,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:  # `napkit rules show x | head`: the reader has gone; not an error
         silence_stdout()
         return 0
+    except KeyboardInterrupt:  # Ctrl-C: one line, no traceback (files are never half-written)
+        print("\nnapkit: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
     except OSError as exc:
         where = f"{exc.filename}: " if exc.filename else ""
         print(f"napkit: {where}{exc.strerror or exc}", file=sys.stderr)

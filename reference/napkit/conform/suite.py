@@ -12,7 +12,6 @@ a sentence) and is left out; the other files still load.
 from __future__ import annotations
 
 import fnmatch
-import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -21,6 +20,7 @@ from typing import Any
 from napkit import paths
 from napkit.conform.fastschema import is_valid
 from napkit.errors import RuleError, SpecError
+from napkit.reading import ReadError, loads
 from napkit.spec.schemas import schema_problems
 
 CASE_FORMAT = "napkit-case/1"
@@ -113,14 +113,10 @@ def load_case(path: Path, root: Path) -> tuple[Case | None, list[Problem]]:
     except OSError as exc:
         return None, [Problem(shown, "$", f"cannot read: {exc.strerror or exc}")]
     try:
-        doc = json.loads(text, parse_constant=_not_json)
-    except json.JSONDecodeError as exc:
-        return None, [Problem(shown, f"line {exc.lineno}, column {exc.colno}",
-                              f"not JSON: {exc.msg}")]
-    except RecursionError:
-        return None, [Problem(shown, "$", "not JSON: nested too deeply to read")]
-    except ValueError as exc:
-        return None, [Problem(shown, "$", f"not JSON: {exc}")]
+        doc = loads(text)  # strictly: see napkit.reading
+    except ReadError as exc:
+        what = f"not JSON: {exc.message}" if exc.kind != "value" else exc.message
+        return None, [Problem(shown, exc.where, what)]
     found = check_document(doc, path.relative_to(root))
     if found:
         return None, [Problem(shown, where, message) for where, message in found]
@@ -188,10 +184,6 @@ def _game_problems(doc: JSONObject) -> list[tuple[str, str]]:
     except RuleError as exc:
         return [("$.players", f"{exc.rule}: {exc.message}")]
     return []
-
-
-def _not_json(constant: str) -> object:
-    raise ValueError(f"{constant} is not a JSON value")
 
 
 def _shown(path: Path) -> str:

@@ -9,7 +9,6 @@ so that the file stays true. Skipped cases stay skipped.
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -17,6 +16,7 @@ from pathlib import Path
 from napkit.conform.runner import FAILED, PASSED, XFAIL, XPASS, CaseResult
 from napkit.conform.suite import Case
 from napkit.errors import json_path
+from napkit.reading import ReadError, loads
 
 XFAIL_FORMAT = "napkit-xfail/1"
 _RULE = re.compile(r"^NAP-[0-9]+\.[0-9]+\.[0-9]+$")
@@ -68,16 +68,14 @@ def load_xfail(path: Path) -> Expected:
     """Read and check an expected-failures file; XfailError if it is not one."""
     shown = str(path)
     try:
-        doc = json.loads(path.read_text(encoding="utf-8"))
+        doc = loads(path.read_text(encoding="utf-8"))  # strictly: see napkit.reading
     except OSError as exc:
         raise XfailError(shown, "$", f"cannot read: {exc.strerror or exc}") from None
     except UnicodeDecodeError as exc:
         raise XfailError(shown, "$", f"not UTF-8 text ({exc.reason})") from None
-    except json.JSONDecodeError as exc:
-        raise XfailError(shown, f"line {exc.lineno}, column {exc.colno}",
-                         f"not JSON: {exc.msg}") from None
-    except (ValueError, RecursionError) as exc:
-        raise XfailError(shown, "$", f"not JSON: {exc}") from None
+    except ReadError as exc:
+        what = f"not JSON: {exc.message}" if exc.kind != "value" else exc.message
+        raise XfailError(shown, exc.where, what) from None
     if not isinstance(doc, dict):
         raise XfailError(shown, "$", "an expected-failures file is a JSON object")
     if doc.get("format") != XFAIL_FORMAT:

@@ -275,7 +275,9 @@ def replay_hand(record: Mapping[str, Any], problems: list[Problem],
                               funds=tuple(funds) if funds is not None else None,
                               stakes=record.get("stakes", 1))
     except SetupError as exc:
-        problems.append(Problem("$.seats", exc.rule, exc.message))
+        # The field the broken rule is about: the dealer's seat, the chips, else the seats.
+        where = {"NAP-4.1.1": "$.dealer", "NAP-10.1.2": "$.funds"}.get(exc.rule, "$.seats")
+        problems.append(Problem(where, exc.rule, exc.message))
         return None
     if record["deal"] is None and not finished:
         if not record["actions"]:

@@ -27,6 +27,7 @@ from napkit.formats.records import (
     check_hand_record,
     check_match_record,
 )
+from napkit.reading import ReadError, loads
 from napkit.spec.schemas import schema_problems
 
 FORMATS = {HAND_FORMAT: "hand-record", MATCH_FORMAT: "match-record"}
@@ -84,67 +85,46 @@ def _summary(record: dict[str, Any]) -> str:
 def parse_text(text: str, name: str) -> Iterator[tuple[str, object | Problem]]:
     """The records of one file's text: (where, the parsed value or the problem reading it).
 
-    A file that is one JSON document is one record. Otherwise it is read as JSON Lines, each
-    non-blank line a record, so that one malformed line spoils only itself.
+    A file that is one JSON document is one record. A file whose first non-blank line is a
+    value on its own, followed by more, is JSON Lines: each non-blank line a record, so that
+    one malformed line spoils only itself. Any other text is one document that could not be
+    read (a pretty-printed record with junk after it is one bad record, not many bad lines).
     """
     whole = _load(text)
     if not isinstance(whole, _Unread):
         yield name, whole
         return
     lines = [(n, line) for n, line in enumerate(text.splitlines(), 1) if line.strip()]
-    # JSON Lines when a first value is followed by more, or (Python's reader having given up
-    # on the whole text) when the first line stands on its own, as a value or unreadable alone.
-    first = _load(lines[0][1]) if lines else None
-    many = (whole.error.msg == "Extra data" if whole.error is not None
-            else not isinstance(first, _Unread) or first.error is None)
-    if len(lines) <= 1 or not many:
-        yield name, whole.problem(text)
+    if len(lines) <= 1 or isinstance(_load(lines[0][1]), _Unread):
+        yield name, whole.problem()
         return
     for number, line in lines:
         value = _load(line)
-        yield f"{name}:{number}", (value.problem(line, per_line=True)
+        yield f"{name}:{number}", (value.problem(per_line=True)
                                    if isinstance(value, _Unread) else value)
 
 
 @dataclass(frozen=True)
 class _Unread:
-    """Why a text is not a JSON value: a syntax error (with its place), or ``reason``, where
-    Python's reader gave up on text that is not plain JSON (nesting too deep, a number too
-    long, NaN or Infinity)."""
+    """Why a text is not a value napkit reads (see :mod:`napkit.reading`)."""
 
-    error: json.JSONDecodeError | None
-    reason: str = ""
+    error: ReadError
 
-    def problem(self, text: str, per_line: bool = False) -> Problem:
-        if self.error is None:
-            return Problem("$", None, f"not JSON: {self.reason}")
-        return _syntax(self.error, text, f"column {self.error.colno}" if per_line else "")
-
-
-def _not_json(constant: str) -> object:
-    raise ValueError(f"{constant} is not a JSON value")
+    def problem(self, per_line: bool = False) -> Problem:
+        error = self.error
+        where = error.where
+        if per_line and where.startswith("line 1, "):
+            where = where.removeprefix("line 1, ")  # the line is in the record's place
+        what = f"not JSON: {error.message}" if error.kind != "value" else error.message
+        return Problem(where, None, what)
 
 
 def _load(text: str) -> object:
-    """The JSON value of ``text``, or why it is not one (never an exception)."""
+    """The JSON value of ``text``, read strictly, or why it is not one (never an exception)."""
     try:
-        return json.loads(text, parse_constant=_not_json)
-    except json.JSONDecodeError as exc:
+        return loads(text)
+    except ReadError as exc:
         return _Unread(exc)
-    except RecursionError:
-        return _Unread(None, "arrays or objects nested too deeply to read")
-    except ValueError as exc:  # NaN, Infinity, or a number of thousands of digits
-        reason = str(exc)
-        if "integer string conversion" in reason:
-            reason = "a number with too many digits to read"
-        return _Unread(None, reason)
-
-
-def _syntax(exc: json.JSONDecodeError, text: str, at: str = "") -> Problem:
-    ends = exc.pos >= len(text.rstrip())
-    hint = " (the text ends too soon: is it truncated?)" if ends else ""
-    return Problem(at or f"line {exc.lineno}, column {exc.colno}", None,
-                   f"not JSON: {exc.msg}{hint}")
 
 
 def parse_lines(lines: Iterable[str], name: str) -> Iterator[tuple[str, object | Problem]]:
@@ -166,9 +146,8 @@ def parse_lines(lines: Iterable[str], name: str) -> Iterator[tuple[str, object |
         yield f"{name}:{found[0][0]}", first
         for number, text in itertools.chain(found[1:], numbered):
             if text.strip():
-                line = text.rstrip("\r\n")  # a line as splitlines gives it, for the columns
-                value = _load(line)
-                yield f"{name}:{number}", (value.problem(line, per_line=True)
+                value = _load(text.rstrip("\r\n"))
+                yield f"{name}:{number}", (value.problem(per_line=True)
                                            if isinstance(value, _Unread) else value)
         return
     yield from parse_text("".join(head) + "".join(line for _, line in numbered), name)
@@ -201,9 +180,15 @@ def _records(source: str) -> Iterator[tuple[str, object | Problem]]:
             yield from parse_lines(file, name)
     except UnicodeDecodeError as exc:
         at = "" if source == "-" else f" at byte {exc.start}"
-        yield name, Problem("$", None, f"not UTF-8 text ({exc.reason}{at})")
+        yield name, FileProblem("$", None, f"not UTF-8 text ({exc.reason}{at})")
     except OSError as exc:
-        yield name, Problem("$", None, f"cannot read: {exc.strerror or exc}")
+        yield name, FileProblem("$", None, f"cannot read: {exc.strerror or exc}")
+
+
+@dataclass(frozen=True)
+class FileProblem(Problem):
+    """A file (or standard input) that could not be read as text: no record of it, or of the
+    rest of it, was checked. It is counted apart from the records."""
 
 
 def check_sources(sources: Iterable[str]) -> Iterator[Checked]:
@@ -211,7 +196,9 @@ def check_sources(sources: Iterable[str]) -> Iterator[Checked]:
     records is never held whole (a JSON Lines file is read a line at a time)."""
     for source in sources:
         for where, value in _records(source):
-            if isinstance(value, Problem):
+            if isinstance(value, FileProblem):
+                yield Checked(where, "file", "", (value,))
+            elif isinstance(value, Problem):
                 yield Checked(where, "?", "", (value,))
             else:
                 yield check_record(value, where)
@@ -219,14 +206,16 @@ def check_sources(sources: Iterable[str]) -> Iterator[Checked]:
 
 @dataclass
 class Tally:
-    """How many records a report has seen, and how many were valid."""
+    """How many records a report has seen, how many were valid, and how many files (or
+    standard input) could not be read."""
 
     records: int = 0
     valid: int = 0
+    unreadable: int = 0
 
     @property
     def ok(self) -> bool:
-        return self.records > 0 and self.valid == self.records
+        return self.records > 0 and self.valid == self.records and not self.unreadable
 
 
 def report_lines(sources: Iterable[str], tally: Tally, *, quiet: bool = False,
@@ -239,8 +228,11 @@ def report_lines(sources: Iterable[str], tally: Tally, *, quiet: bool = False,
     as ``json.dumps(..., indent=2)`` lays out the whole array."""
     shown = 0
     for c in check_sources(sources):
-        tally.records += 1
-        tally.valid += c.valid
+        if c.kind == "file":
+            tally.unreadable += 1
+        else:
+            tally.records += 1
+            tally.valid += c.valid
         if checked is not None:
             checked(not c.valid)
         if quiet and c.valid:
@@ -258,7 +250,12 @@ def report_lines(sources: Iterable[str], tally: Tally, *, quiet: bool = False,
         yield "\n]" if shown else "[]"
         return
     records = "record" if tally.records == 1 else "records"
-    yield f"{tally.records} {records}: {tally.valid} valid, {tally.records - tally.valid} invalid"
+    unread = ""
+    if tally.unreadable:
+        files = "file" if tally.unreadable == 1 else "files"
+        unread = f"; {tally.unreadable} {files} could not be read"
+    yield (f"{tally.records} {records}: {tally.valid} valid, {tally.records - tally.valid} "
+           f"invalid{unread}")
 
 
 def report(sources: list[str], *, quiet: bool = False, as_json: bool = False) -> tuple[

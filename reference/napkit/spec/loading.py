@@ -7,23 +7,19 @@ Every failure, from a missing file to a schema violation deep in a ruleset, beco
 from __future__ import annotations
 
 import json
-import re
-import tomllib
 from collections.abc import Callable
 from functools import cache
 from pathlib import Path
-from typing import Any, TypeAlias
+from typing import TypeAlias
 
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError, best_match
 
 from napkit.errors import SpecError, SpecProblemsError, json_path
+from napkit.reading import ReadError, loads, loads_toml
 
 JSON: TypeAlias = "bool | int | float | str | list[JSON] | dict[str, JSON] | None"
 JSONObject: TypeAlias = dict[str, JSON]
-
-_TOML_POSITION = re.compile(r"\(at line (\d+), column (\d+)\)")
-
 
 def read_document(path: Path, shown: str) -> JSONObject:
     """Parse ``path`` (TOML if it ends in .toml, else JSON) into a JSON object."""
@@ -46,39 +42,18 @@ def read_document(path: Path, shown: str) -> JSONObject:
 
 def _parse_toml(text: str, shown: str) -> JSONObject:
     try:
-        data: dict[str, Any] = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        message = str(exc)
-        found = _TOML_POSITION.search(message)
-        if found is None:
-            raise SpecError(shown, "$", f"TOML syntax error: {message}") from None
-        where = f"line {found[1]}, column {found[2]}"
-        what = message[: found.start()].strip()
-        raise SpecError(shown, where, f"TOML syntax error: {what}") from None
-    # TOML dates and times have no JSON form; the schemas accept none, so say so plainly.
-    _reject_non_json(data, shown, [])
-    return data
-
-
-def _reject_non_json(value: object, shown: str, where: list[str | int]) -> None:
-    if isinstance(value, dict):
-        for key, item in value.items():
-            _reject_non_json(item, shown, [*where, key])
-    elif isinstance(value, list):
-        for index, item in enumerate(value):
-            _reject_non_json(item, shown, [*where, index])
-    elif not isinstance(value, str | int | float | bool) and value is not None:
-        raise SpecError(shown, json_path(where), f"a {type(value).__name__} is not allowed here")
+        return loads_toml(text)  # strictly: see napkit.reading
+    except ReadError as exc:
+        what = f"TOML syntax error: {exc.message}" if exc.syntax else exc.message
+        raise SpecError(shown, exc.where, what) from None
 
 
 def _parse_json(text: str, shown: str) -> JSONObject:
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        where = f"line {exc.lineno}, column {exc.colno}"
-        raise SpecError(shown, where, f"JSON syntax error: {exc.msg}") from None
-    except RecursionError:
-        raise SpecError(shown, "$", "JSON nested too deeply") from None
+        data = loads(text)  # strictly: see napkit.reading
+    except ReadError as exc:
+        what = f"JSON syntax error: {exc.message}" if exc.syntax else exc.message
+        raise SpecError(shown, exc.where, what) from None
     if not isinstance(data, dict):
         raise SpecError(shown, "$", f"expected a JSON object, found {_kind(data)}")
     return data
