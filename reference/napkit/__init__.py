@@ -18,6 +18,20 @@ names most programs need are here:
 - :func:`card_name` and :func:`parse_card`: cards to and from their short names (``"QS"``).
 
 The names are imported when first used, so that ``import napkit`` stays quick.
+
+Thread safety: hand and match states are immutable (``apply`` returns a new state), so any
+number of threads may read one and play on from it. A :class:`Game` and everything the engine
+caches (each game's ``memo``, the card tables, the play's and the deal's last answer) may be
+shared between threads: every cache holds pure functions of its key, filled once, and each
+last answer is one tuple stored and read in one step, so a thread never sees half of
+another's; ``napkit.engine.game.clear_memos()`` may run while others play. The engine's
+players may be shared too: a ``HeuristicPlayer``'s memos hold pure functions of the hand,
+read and filled by single dict operations (atomic under the GIL), so it chooses as it would
+alone. Not to share: a ``random.Random`` (draws from two threads interleave, so a seed no
+longer replays a hand: give each thread its own), and anything that changes the engine for
+the whole process (``set_ruleset_finder``, the conformance mutants' patches) while other
+threads play. tests/test_threads.py plays every ruleset from four threads at once under a
+tracer that switches threads between any two instructions of the engine.
 """
 
 from __future__ import annotations

@@ -105,6 +105,8 @@ def pack_mask(lowest_rank: int) -> int:
 # Every mask of one suit's 13 bits, mapped to its cards lowest first: the hot loops of the
 # engine turn masks into cards through these tables instead of looping over bits. Built at the
 # first use, not at import (a command that plays no card, `napkit --help`, never builds them).
+# Safe to share between threads: two that build it at once each store an equal table in one
+# step, and a reader loads it once.
 SuitTable = tuple[tuple[tuple[Card, ...], ...], ...]
 _SUIT_CARDS: SuitTable = ()
 
@@ -184,6 +186,9 @@ def check_pack(pack: tuple[int, ...], expected: int, rule: str) -> None:
         raise IllegalActionError(rule, f"the pack lacks {missing}")
 
 
+# Each pack's set of cards, by mask: a pure function of the key, filled once, so threads may
+# fill and read it at once (a dict's get and set are atomic under the GIL), and clearing it
+# meanwhile only makes a thread work a set out again.
 _PACK_SETS: dict[int, frozenset[int]] = {}
 
 

@@ -48,7 +48,9 @@ def sample_deal(state: HandData, rng: random.Random) -> Deal:
 
 
 # The last pack sample_deal drew, with the mask of its cards: apply_deal need not check that
-# very tuple again (tuples are immutable) when it is dealt for a hand with the same pack.
+# very tuple again (tuples are immutable) when it is dealt for a hand with the same pack. One
+# tuple, stored in one step and read once: read twice, another thread's draw between the two
+# reads paired this pack with that draw's mask, and a pack of the wrong size was dealt.
 _SAMPLED: tuple[tuple[int, ...], int] = ((), 0)
 
 
@@ -101,7 +103,8 @@ def apply_deal(state: H, action: Action) -> H:
         raise IllegalActionError("NAP-4.2.2", f"the cards must be dealt first, not {action}")
     pack = action.pack
     mask = _pack(state.game, len(state.order))[1]
-    if _SAMPLED[0] is not pack or _SAMPLED[1] != mask:
+    drawn, drawn_mask = _SAMPLED  # one read: the pair as one thread stored it
+    if drawn is not pack or drawn_mask != mask:
         check_pack(pack, mask, "NAP-2.2.1")
     places, card_place, stock_from = _layout(state.game, len(state.order))
     hands = list(state.hands)

@@ -78,7 +78,9 @@ class Game:
     bid_index: Mapping[str, int] = field(init=False, repr=False, compare=False)
     #: The engine's memo tables for this game (the pack, where the deal puts each card, the
     #: calls legal at a point of the auction, a table's seating): the one place the engine
-    #: caches anything, so that a new game (or ``memo.clear()``) starts afresh.
+    #: caches anything, so that a new game (or ``memo.clear()``) starts afresh. Each entry is
+    #: a pure function of the game and its key, filled once (a dict's get and set are atomic
+    #: under the GIL): threads sharing a game may fill one at once, each with an equal value.
     memo: dict[Hashable, Any] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -124,6 +126,8 @@ class Game:
         return new_hand(self, dealer, seats, pool, funds, stakes)
 
 
+# Shared between threads: two that ask at once for a game not yet kept may each build one;
+# the two are equal (their memos fill alike), and either serves.
 @lru_cache(maxsize=256)
 def _cached_game(ruleset: str, players: int, options: tuple[tuple[str, str], ...]) -> Game:
     if _finder is None:
@@ -153,10 +157,17 @@ def clear_memos() -> None:
     memo, the card tables' pack sets, and the two identity checks of the hot paths (the play's
     last listed state, the deal's last drawn pack). Play after this runs every function a memo
     would let it skip, which is what napkit.spec.coverage's tracer needs, and nothing computed
-    before (by an engine since changed, as a conformance mutant changes it) is reused."""
+    before (by an engine since changed, as a conformance mutant changes it) is reused.
+
+    Safe while other threads play: every memo is fill-once, so a thread that finds an entry
+    gone works it out again."""
     _cached_game.cache_clear()
-    for game in list(_GAMES.values()):
-        game.memo.clear()
+    # valuerefs() copies the references in one step; iterating the dictionary itself raised
+    # RuntimeError when another thread created a game meanwhile.
+    for ref in _GAMES.valuerefs():
+        game = ref()
+        if game is not None:
+            game.memo.clear()
     clear_pack_sets()
     play.forget()
     deal.forget()

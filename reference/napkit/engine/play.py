@@ -5,7 +5,8 @@ module of the engine written for speed: it works on masks, unpacks a state once 
 the next one in one step (``tuple.__new__`` of the state's class and all its fields).
 ``legal_plays`` remembers the last state it listed and its playable mask, which ``apply_play``
 reuses for a card played to that very state: states are immutable, so the same object means
-the same mask.
+the same mask. The two are kept as one tuple, stored and read in one step, so that threads
+playing at once never pair one's state with another's mask.
 """
 
 from __future__ import annotations
@@ -26,7 +27,8 @@ def start(state: H) -> H:
 
 
 # For every suit and every 13-bit mask of it, the Play actions of its cards, lowest first;
-# built at the first listing of plays, not at import.
+# built at the first listing of plays, not at import. Safe to share between threads: two that
+# build it at once each store an equal table (of the same interned Plays) in one step.
 PlayTable = tuple[tuple[tuple[Play, ...], ...], ...]
 _SUIT_PLAYS: PlayTable = ()
 
@@ -54,24 +56,27 @@ def playable(state: HandData) -> int:
 
 
 def legal_plays(state: HandData) -> tuple[Action, ...]:
-    global _LAST_STATE, _LAST_MASK  # noqa: PLW0603
-    mask = _LAST_MASK = playable(state)
-    _LAST_STATE = state
+    global _LAST  # noqa: PLW0603
+    mask = playable(state)
+    _LAST = (state, mask)  # one store: another thread sees the old pair or this one, whole
     t = _SUIT_PLAYS or _suit_plays()
     return (t[0][mask & 0x1FFF] + t[1][mask >> 13 & 0x1FFF] + t[2][mask >> 26 & 0x1FFF]
             + t[3][mask >> 39 & 0x1FFF])
 
 
 # The last state whose plays were listed, with its playable mask: apply_play reuses the mask
-# when the card is played to that very state (states are immutable, so it still holds).
-_LAST_STATE: HandData | None = None
-_LAST_MASK = 0
+# when the card is played to that very state (states are immutable, so it still holds). One
+# tuple, never two globals: written in two statements, a thread switched out between them (a
+# tracer makes that likely; free-threaded Python needs none) left one thread's state paired
+# with another's mask, and illegal cards were accepted, legal ones refused. The pair holds
+# its state alive, so no other state can take its id while it is remembered.
+_LAST: tuple[HandData | None, int] = (None, 0)
 
 
 def forget() -> None:
     """Forget the last listed state (see :func:`napkit.engine.game.clear_memos`)."""
-    global _LAST_STATE  # noqa: PLW0603
-    _LAST_STATE = None
+    global _LAST  # noqa: PLW0603
+    _LAST = (None, 0)
 
 
 def winning_card(trick: tuple[int, ...], trumps: int) -> int:
@@ -110,7 +115,9 @@ def apply_play(state: H, action: Action) -> H:
             rule, what = ("NAP-8.1.3" if state.tricks else "NAP-7.2.1"), "lead a card"
         raise IllegalActionError(rule, f"seat {state.turn} is to {what}, not to {action}")
     card = action.card
-    mask = _LAST_MASK if _LAST_STATE is state else playable(state)
+    listed, mask = _LAST  # one read: the pair as one thread stored it
+    if listed is not state:
+        mask = playable(state)
     if not (type(card) is int and 0 <= card < 52 and mask >> card & 1):
         raise refusal(state, card)
     # The next state: this one's fields, unpacked into locals (the cheapest way to read them

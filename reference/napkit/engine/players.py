@@ -91,7 +91,9 @@ class HeuristicPlayer:
         self.bids: dict[str, BidRule] = {b.id: b for b in game.rules.bids}
         # What this player has worked out of a hand's likely tricks with each trump suit: asked
         # for every bid it weighs, at every turn of the auction (it was most of the time
-        # `napkit record` took, benchmarks/record_memory.py).
+        # `napkit record` took, benchmarks/record_memory.py). Both memos hold pure functions
+        # of their keys and are read and filled by single dict operations (atomic under the
+        # GIL), so one player may be shared between threads and choose as it would alone.
         self._estimates: dict[tuple[int, ...], tuple[float, float, float, float, float]] = {}
         self._bold: dict[tuple[str, int], float] = {}  # boldness() by bid and players
 
@@ -568,6 +570,7 @@ def _suit_masks(hand: Sequence[int]) -> tuple[int, int, int, int]:
 # What each card of a suit holding (a 13-bit mask of ranks) adds to the estimate, highest rank
 # first, as trumps and as a side suit: worked out once per holding. The estimate adds them in
 # that order, suit by suit, so that its sums (floating point) never depend on the tables.
+# Fill-once and pure, as _CHEAPEST below: threads may fill them at once, each with equal values.
 _AS_TRUMPS: dict[int, tuple[float, ...]] = {}
 _AS_SIDE: dict[int, tuple[float, ...]] = {}
 
@@ -633,7 +636,8 @@ def lowest(cards: Sequence[int], trumps: int) -> int:
     return min(cards, key=order.__getitem__)
 
 
-# By trumps: each card's place in (is a trump, rank, card) order, as one number.
+# By trumps: each card's place in (is a trump, rank, card) order, as one number (fill-once
+# and pure: safe to share between threads).
 _CHEAPEST: dict[int, tuple[int, ...]] = {}
 
 
