@@ -87,3 +87,17 @@ def test_the_largest_whole_numbers_and_a_byte_order_mark_are_read() -> None:
 def test_toml_refusals(text: str, message: str) -> None:
     with pytest.raises(ReadError, match=message):
         loads_toml(text)
+
+
+def test_not_utf8_says_where_and_names_utf16() -> None:
+    from napkit.reading import not_utf8
+
+    try:
+        '{"a": 1}'.encode("utf-16").decode("utf-8")
+    except UnicodeDecodeError as exc:
+        assert "it is UTF-16" in not_utf8(exc)
+    try:
+        b'{"id": "caf\xe9"}'.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        assert not_utf8(exc) == "not UTF-8 text (invalid continuation byte, byte 11)"
+        assert not_utf8(exc, 3) == "not UTF-8 text (invalid continuation byte, line 3)"

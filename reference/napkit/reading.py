@@ -43,7 +43,7 @@ from typing import Any
 
 from napkit.errors import json_path
 
-__all__ = ["MAX_DEPTH", "WHOLE", "ReadError", "loads", "loads_toml"]
+__all__ = ["MAX_DEPTH", "WHOLE", "ReadError", "loads", "loads_toml", "not_utf8"]
 
 #: The largest magnitude of a number in napkit's formats: 2^53 - 1, the largest whole number
 #: a double holds exactly, so that a program in any language reads it as written.
@@ -280,3 +280,18 @@ def _toml_number(literal: str) -> float:
     value = _Fraction(literal)
     value.text = literal
     return value
+
+
+def not_utf8(exc: UnicodeDecodeError, line: int | None = None) -> str:
+    """What to say of bytes that are not UTF-8 text: where (``line``, for a file read a line
+    at a time, else the byte), and, for a file saved as UTF-16, so (an editor's choice easily
+    undone, which Python's own message does not suggest).
+
+    >>> not_utf8(UnicodeDecodeError("utf-8", b"\\xff\\xfe{", 0, 1, "invalid start byte"))
+    'not UTF-8 text: it is UTF-16 (it starts with its byte-order mark); save it as UTF-8'
+    """
+    data = exc.object
+    if exc.start == 0 and bytes(data[:2]) in (b"\xff\xfe", b"\xfe\xff"):
+        return "not UTF-8 text: it is UTF-16 (it starts with its byte-order mark); save it as UTF-8"
+    where = f"line {line}" if line is not None else f"byte {exc.start}"
+    return f"not UTF-8 text ({exc.reason}, {where})"

@@ -20,7 +20,7 @@ from typing import Any
 from napkit import paths
 from napkit.conform.fastschema import is_valid
 from napkit.errors import RuleError, SpecError
-from napkit.reading import ReadError, loads
+from napkit.reading import ReadError, loads, not_utf8
 from napkit.spec.schemas import schema_problems
 
 CASE_FORMAT = "napkit-case/1"
@@ -109,7 +109,7 @@ def load_case(path: Path, root: Path) -> tuple[Case | None, list[Problem]]:
     try:
         text = path.read_text(encoding="utf-8")
     except UnicodeDecodeError as exc:
-        return None, [Problem(shown, "$", f"not UTF-8 text ({exc.reason} at byte {exc.start})")]
+        return None, [Problem(shown, "$", not_utf8(exc))]
     except OSError as exc:
         return None, [Problem(shown, "$", f"cannot read: {exc.strerror or exc}")]
     try:

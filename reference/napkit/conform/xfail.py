@@ -16,7 +16,7 @@ from pathlib import Path
 from napkit.conform.runner import FAILED, PASSED, XFAIL, XPASS, CaseResult
 from napkit.conform.suite import Case
 from napkit.errors import json_path
-from napkit.reading import ReadError, loads
+from napkit.reading import ReadError, loads, not_utf8
 
 XFAIL_FORMAT = "napkit-xfail/1"
 _RULE = re.compile(r"^NAP-[0-9]+\.[0-9]+\.[0-9]+$")
@@ -72,7 +72,7 @@ def load_xfail(path: Path) -> Expected:
     except OSError as exc:
         raise XfailError(shown, "$", f"cannot read: {exc.strerror or exc}") from None
     except UnicodeDecodeError as exc:
-        raise XfailError(shown, "$", f"not UTF-8 text ({exc.reason})") from None
+        raise XfailError(shown, "$", not_utf8(exc)) from None
     except ReadError as exc:
         what = f"not JSON: {exc.message}" if exc.kind != "value" else exc.message
         raise XfailError(shown, exc.where, what) from None

@@ -27,7 +27,7 @@ from napkit.formats.records import (
     check_hand_record,
     check_match_record,
 )
-from napkit.reading import ReadError, loads
+from napkit.reading import ReadError, loads, not_utf8
 from napkit.spec.schemas import schema_problems
 
 FORMATS = {HAND_FORMAT: "hand-record", MATCH_FORMAT: "match-record"}
@@ -159,11 +159,11 @@ def read_source(source: str) -> tuple[str, str | Problem]:
         try:
             return "<stdin>", sys.stdin.read()
         except UnicodeDecodeError as exc:
-            return "<stdin>", Problem("$", None, f"not UTF-8 text ({exc.reason})")
+            return "<stdin>", Problem("$", None, not_utf8(exc))
     try:
         return source, Path(source).read_text(encoding="utf-8")
     except UnicodeDecodeError as exc:
-        return source, Problem("$", None, f"not UTF-8 text ({exc.reason} at byte {exc.start})")
+        return source, Problem("$", None, not_utf8(exc))
     except OSError as exc:
         return source, Problem("$", None, f"cannot read: {exc.strerror or exc}")
 
@@ -172,17 +172,30 @@ def _records(source: str) -> Iterator[tuple[str, object | Problem]]:
     """The records of one source ('-': standard input), read as a stream (:func:`parse_lines`),
     or the problem reading it."""
     name = "<stdin>" if source == "-" else source
+    counted = _Counted()
     try:
         if source == "-":
-            yield from parse_lines(sys.stdin, name)
+            yield from parse_lines(counted.lines(sys.stdin), name)
             return
         with open(source, encoding="utf-8") as file:
-            yield from parse_lines(file, name)
+            yield from parse_lines(counted.lines(file), name)
     except UnicodeDecodeError as exc:
-        at = "" if source == "-" else f" at byte {exc.start}"
-        yield name, FileProblem("$", None, f"not UTF-8 text ({exc.reason}{at})")
+        # The text is decoded a block at a time: the line is known, the byte within it not.
+        yield name, FileProblem("$", None, not_utf8(exc, counted.read + 1))
     except OSError as exc:
         yield name, FileProblem("$", None, f"cannot read: {exc.strerror or exc}")
+
+
+class _Counted:
+    """How many lines of a text have been read (to say where the text stopped being UTF-8)."""
+
+    def __init__(self) -> None:
+        self.read = 0
+
+    def lines(self, text: Iterable[str]) -> Iterator[str]:
+        for line in text:
+            self.read += 1
+            yield line
 
 
 @dataclass(frozen=True)

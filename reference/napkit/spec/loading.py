@@ -16,7 +16,7 @@ from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError, best_match
 
 from napkit.errors import SpecError, SpecProblemsError, json_path
-from napkit.reading import ReadError, loads, loads_toml
+from napkit.reading import ReadError, loads, loads_toml, not_utf8
 
 JSON: TypeAlias = "bool | int | float | str | list[JSON] | dict[str, JSON] | None"
 JSONObject: TypeAlias = dict[str, JSON]
@@ -34,7 +34,7 @@ def read_document(path: Path, shown: str) -> JSONObject:
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise SpecError(shown, "$", f"not UTF-8 text (byte {exc.start})") from None
+        raise SpecError(shown, "$", not_utf8(exc)) from None
     if path.suffix == ".toml":
         return _parse_toml(text, shown)
     return _parse_json(text, shown)
