@@ -251,7 +251,7 @@ def test_a_failed_rename_leaves_the_file(tmp_path: Path, capsys: Capture,
     def refuse(src: str, dst: str) -> None:
         raise PermissionError(13, "Permission denied", src, None, dst)
 
-    monkeypatch.setattr("napkit.cli.output.os.replace", refuse)
+    monkeypatch.setattr("napkit.cli.files.os.replace", refuse)
     code, out, err = record(capsys, "pagat", "--seed", "1", "-o", str(target))
     assert code == EXIT_PROBLEMS and out == ""
     assert err == f"napkit: {target}: Permission denied\n"

@@ -46,9 +46,15 @@ def spec() -> Spec:
     return load_spec()
 
 
+def ruleset_file(argument: str) -> str | None:
+    """The path of the ruleset file a RULESET argument names, or None for a ruleset id."""
+    is_path = argument.endswith(".json") or "/" in argument or "\\" in argument
+    return argument if is_path else None
+
+
 def ruleset_argument(spec: Spec, argument: str) -> Ruleset:
     """A ruleset id of the spec, or the path of a ruleset file."""
-    if argument.endswith(".json") or "/" in argument or "\\" in argument:
+    if ruleset_file(argument) is not None:
         return load_ruleset_file(Path(argument), argument, spec)
     ruleset = spec.rulesets.get(argument)
     if ruleset is None:

@@ -11,10 +11,18 @@ from __future__ import annotations
 import argparse
 import random
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
-from napkit.cli.common import EXIT_PROBLEMS, Parser, option_choices, ruleset_argument, spec
+from napkit.cli.common import (
+    EXIT_PROBLEMS,
+    Parser,
+    option_choices,
+    ruleset_argument,
+    ruleset_file,
+    spec,
+)
+from napkit.cli.files import STDOUT, is_stdout, refuse_clashes
 from napkit.cli.output import Output
 from napkit.cli.progress import Progress, isatty
 from napkit.cli.table import InputEndedError, Table
@@ -59,8 +67,9 @@ prints the same game again. Without it a seed is drawn and printed, so any game 
 replayed.
 
 --record FILE also writes the record of what was played, your seat's actions included, as
-'napkit record' writes it (replacing FILE only once the game is over; an abandoned game
-writes nothing).
+'napkit record -o FILE' would: a file is replaced only once the game is over (an abandoned
+game writes nothing), a symbolic link's file is replaced and the link kept, a FIFO or a
+device is written to directly; FILE may not be the ruleset file.
 """
 
 _PLAY_EPILOG = """\
@@ -146,9 +155,19 @@ def play(ruleset_id: str, players: int | None = None, options: Sequence[str] = (
          seed: int | None = None, seat: int | None = None, record: str | None = None) -> int:
     """``napkit play``: play at the terminal table (seat ``seat`` read from standard input, or
     watching), printing the game; with ``record``, also write its record to that file."""
+    if record is not None:
+        if is_stdout(record):
+            raise UsageError("--record takes a file name (the game itself is printed on "
+                             "stdout)")
+        refuse_clashes([("--record", record)], _inputs(ruleset_id))
+    return _interruptible(lambda: _play(ruleset_id, players, options, opponents, hands, match,
+                                        seed, seat, record))
+
+
+def _play(ruleset_id: str, players: int | None, options: Sequence[str], opponents: str,
+          hands: int | None, match: bool, seed: int | None, seat: int | None,
+          record: str | None) -> int:
     game, choices, seed = setup(ruleset_id, players, options, hands, match, seed, seat)
-    if record == "-":
-        raise UsageError("--record takes a file name (the game itself is printed on stdout)")
     with Output(record) as output:  # a file that cannot be written fails before play
         table = Table(game, seat, opponents, seed)
         human = f"you play seat {seat}" if seat is not None else "watching"
@@ -171,6 +190,22 @@ def play(ruleset_id: str, players: int | None = None, options: Sequence[str] = (
     return 0
 
 
+def _inputs(ruleset_id: str) -> list[tuple[str, str]]:
+    """The files 'napkit play' and 'napkit record' read that an output must not replace."""
+    path = ruleset_file(ruleset_id)
+    return [] if path is None else [("the ruleset file", path)]
+
+
+def _interruptible(body: Callable[[], int]) -> int:
+    """Run a command's body: Ctrl-C anywhere in it (reading the spec, writing the file) is one
+    line and status 130, not a traceback; every file it was writing is as it was."""
+    try:
+        return body()
+    except KeyboardInterrupt:
+        print("\nnapkit: interrupted", file=sys.stderr)
+        return 130
+
+
 # --- napkit record -------------------------------------------------------------------------------
 _RECORD_HELP = """\
 Write the record of hands, or of a match, played by the engine's players: the same table as
@@ -185,7 +220,9 @@ The same seed (and the same options) writes the same bytes. Without --seed a see
 and printed on stderr, so any record can be written again.
 
 With -o FILE the record is written to a temporary file beside FILE and renamed over it only
-once complete: an interrupted or failed run leaves FILE as it was.
+once complete: an interrupted or failed run leaves FILE as it was. A symbolic link is
+followed (the file it leads to is replaced; the link stays); a FIFO or a device such as
+/dev/null is written to directly, and '-' is stdout. FILE may not be the ruleset file read.
 """
 
 _RECORD_EPILOG = """\
@@ -205,7 +242,8 @@ def add_record(commands: argparse._SubParsersAction[Parser]) -> None:
                                                  quiet=args.quiet))
     _add_table_options(command)
     command.add_argument("-o", "--output", metavar="FILE",
-                         help="write the record to FILE, atomically (default: stdout)")
+                         help="write the record to FILE, replacing a file atomically "
+                              "(default: stdout)")
     command.add_argument("-q", "--quiet", action="store_true",
                          help="no progress bar (shown on a terminal for --hands K, while the "
                               "record goes to a file or a pipe)")
@@ -217,8 +255,17 @@ def record(ruleset_id: str, players: int | None = None, options: Sequence[str] =
     """``napkit record``: write the record of the table's game (played by
     :func:`napkit.formats.recording.record_chunks`, written as each hand ends) to ``output``
     ('-' or None: stdout), with a progress bar of the hands on a terminal unless ``quiet``."""
+    if output is not None and output != STDOUT:
+        refuse_clashes([("-o", output)], _inputs(ruleset_id))
+    return _interruptible(lambda: _record(ruleset_id, players, options, opponents, hands,
+                                          match, seed, output, quiet))
+
+
+def _record(ruleset_id: str, players: int | None, options: Sequence[str], opponents: str,
+            hands: int | None, match: bool, seed: int | None, output: str | None,
+            quiet: bool) -> int:
     game, _, drawn = setup(ruleset_id, players, options, hands, match, seed)
-    with Output(None if output in (None, "-") else output) as out:
+    with Output(output) as out:
         # Hands one a line (not a match, written whole at its end), and not onto the screen
         # the bar is drawn on.
         progress = Progress(hands, "hands", "napkit record", every=0, failures=False,
@@ -231,7 +278,7 @@ def record(ruleset_id: str, players: int | None = None, options: Sequence[str] =
                 progress.step()
         except KeyboardInterrupt:
             progress.finish()
-            where = "nothing is written" if out.target else "the hands so far were written"
+            where = "nothing is written" if out.atomic else "the hands so far were written"
             print(f"\nnapkit: interrupted: {where}", file=sys.stderr)
             return 130
         progress.finish()
