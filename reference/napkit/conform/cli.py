@@ -4,20 +4,28 @@ Without a command (or with ``--reference``), the program is napkit's own referen
 ``python -m napkit.adapter``; ``--in-process`` runs the reference in this process instead,
 without the protocol's process and pipes. Exit status: 0 when every case that ran passed (or
 failed as the expected-failures file says), 1 otherwise (a failure, an unexpected pass, a bad
-case file, an empty suite or selection, a program that cannot be started), 2 for a usage error.
+case file, an empty suite or selection, a program that cannot be started or that timed out on
+--max-timeouts cases in a row, a report that cannot be written), 2 for a usage error (among them
+a report onto an input or onto another report), 130 when interrupted.
+
+The reports are written by napkit's one policy for outputs (napkit.cli.files), each made
+before the run so that a place that cannot be written is refused before any case runs.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import importlib.util
+import os
 import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
+from napkit.cli.files import OutputFile, refuse_clashes
 from napkit.conform.process import (
     Channel,
     ProtocolError,
@@ -26,7 +34,7 @@ from napkit.conform.process import (
     process_opener,
 )
 from napkit.conform.report import Progress, Run, summary_lines, write_reports
-from napkit.conform.runner import run_suite
+from napkit.conform.runner import run_suite, timeouts_in_a_row
 from napkit.conform.suite import (
     KINDS,
     Case,
@@ -37,6 +45,7 @@ from napkit.conform.suite import (
     select,
 )
 from napkit.conform.xfail import Expected, XfailError, load_xfail
+from napkit.errors import UsageError
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 
@@ -46,10 +55,17 @@ examples:
   napkit conform --ruleset pagat --kind illegal -- node my-nap.js
   napkit conform --rule NAP-8 --junit report.xml -- ./my-nap --adapter
   napkit conform --xfail known.json -- python my_nap.py
+  napkit conform --in-process --case 'pagat/legal/*' -q --json - | python3 -m json.tool
 
 The program speaks napkit-adapter/1 (spec/conformance.md) on its standard input and output.
 An expected-failures file is {"format": "napkit-xfail/1", "cases": {ID: REASON},
 "rules": {RULE: REASON}}.
+
+A report FILE is replaced whole once the run is over (a temporary file beside it, renamed
+over it; a symbolic link's file is replaced and the link kept); '-' is standard output (the
+summary then goes to standard error), and a FIFO or a device is written to directly. A report
+onto the --xfail file, into the suite folder or onto another report is refused, and so is a
+place that cannot be written, before any case runs.
 """
 
 
@@ -96,11 +112,15 @@ def add_commands(commands: Any, parser_class: type[argparse.ArgumentParser]) -> 
                               "(default 30, or --timeout if longer)")
     conform.add_argument("-x", "--exitfirst", action="store_true",
                          help="stop at the first failure")
+    conform.add_argument("--max-timeouts", type=_count, default=3, metavar="N",
+                         help="stop after N cases in a row that the program timed out on "
+                              "(default 3; 0: never stop)")
     conform.add_argument("--xfail", metavar="FILE", type=Path,
                          help="the expected-failures file (napkit-xfail/1)")
-    conform.add_argument("--json", metavar="FILE", type=Path, help="write a JSON report")
-    conform.add_argument("--junit", metavar="FILE", type=Path, help="write a JUnit XML report")
-    conform.add_argument("--tap", metavar="FILE", type=Path, help="write a TAP report")
+    conform.add_argument("--json", metavar="FILE", help="write a JSON report ('-': stdout)")
+    conform.add_argument("--junit", metavar="FILE",
+                         help="write a JUnit XML report ('-': stdout)")
+    conform.add_argument("--tap", metavar="FILE", help="write a TAP report ('-': stdout)")
     conform.add_argument("-q", "--quiet", action="store_true",
                          help="no progress and no tables: the failures and the totals only")
     conform.add_argument("--matrix", action="store_true",
@@ -125,12 +145,35 @@ def _seconds(text: str) -> float:
     return value
 
 
+def _count(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be 0 or more, not {text}")
+    return value
+
+
 def _say(message: str) -> None:
     print(f"napkit conform: {message}", file=sys.stderr)
 
 
+REPORT_FLAGS = (("json", "--json"), ("junit", "--junit"), ("tap", "--tap"))
+
+
 def run_conform(args: argparse.Namespace) -> int:
-    """The command: load, choose, run, report."""
+    """The command: check the outputs, load, choose, run, report. Ctrl-C at any moment is one
+    line, and leaves every report file as it was."""
+    try:
+        with contextlib.ExitStack() as outputs:  # abandoned, unless committed, on the way out
+            return _conform(args, outputs)
+    except KeyboardInterrupt:
+        _say("interrupted")
+        return 130
+
+
+def _conform(args: argparse.Namespace, outputs: contextlib.ExitStack) -> int:
     if args.kinds and (bad := sorted(set(args.kinds) - set(KINDS))):
         _say(f"no kind {bad[0]!r} (one of {', '.join(KINDS)})")
         return EXIT_USAGE
@@ -138,6 +181,16 @@ def run_conform(args: argparse.Namespace) -> int:
         _say("give a COMMAND or --reference/--in-process, not both")
         return EXIT_USAGE
     root: Path = args.suite or default_suite_dir()
+    reports = [(kind, flag, path) for kind, flag in REPORT_FLAGS
+               if (path := getattr(args, kind)) is not None]
+    try:  # before anything is read: a report would replace what the run reads
+        _refuse_clashes(reports, args.xfail, root, args.command)
+    except UsageError as exc:
+        _say(str(exc))
+        return EXIT_USAGE
+    opened = [] if args.matrix else _open_reports(reports, outputs)
+    if opened is None:
+        return EXIT_FAILED
     if not root.is_dir():
         _say(f"the suite is empty: there is no folder {root}")
         return EXIT_FAILED
@@ -168,25 +221,54 @@ def run_conform(args: argparse.Namespace) -> int:
             return EXIT_FAILED
     notes = [f"the expected-failures file lists {case_id}, which is not in the suite"
              for case_id in expected.unknown_cases(ids)]
-    try:
-        run = _run(args, chosen, expected, str(root), notes)
-    except KeyboardInterrupt:
-        _say("interrupted")
-        return 130
+    # A report on standard output has it to itself: what is said for people goes to stderr.
+    human = sys.stderr if any(out.stdout for _, out in opened) else sys.stdout
+    run = _run(args, chosen, expected, str(root), notes, human)
     if run is None:
         return EXIT_FAILED
     for line in summary_lines(run, tables=not args.quiet):
-        print(line)
-    unwritten = write_reports(run, [("json", args.json), ("junit", args.junit),
-                                    ("tap", args.tap)])
+        print(line, file=human)
+    human.flush()  # before a report on stdout
+    unwritten = write_reports(run, opened)
     for line in unwritten:
         _say(line)
     return EXIT_OK if run.ok and not problems and not unwritten else EXIT_FAILED
 
 
+def _refuse_clashes(reports: list[tuple[str, str, str]], xfail: Path | None, root: Path,
+                    command: list[str]) -> None:
+    """UsageError for a report onto the expected-failures file, onto a file the program's
+    command line names (its script, say), onto another report, or into the suite folder as a
+    .json file (the next run would read it as a case, or it would replace one)."""
+    inputs = [] if xfail is None else [("the expected-failures file", str(xfail))]
+    inputs += [("the program's file", word) for word in command if os.path.isfile(word)]
+    refuse_clashes([(flag, path) for _, flag, path in reports], inputs)
+    suite = os.path.realpath(root)
+    for _, flag, path in reports:
+        real = os.path.realpath(path)
+        if real.endswith(".json") and real.startswith(suite.rstrip(os.sep) + os.sep):
+            raise UsageError(f"{flag} {path} is inside the suite folder {root}, where it would "
+                             "be read as a case: write it elsewhere")
+
+
+def _open_reports(reports: list[tuple[str, str, str]], outputs: contextlib.ExitStack
+                  ) -> list[tuple[str, OutputFile]] | None:
+    """Each report's output, made now, before the run; None (said) if one cannot be."""
+    opened: list[tuple[str, OutputFile]] = []
+    for kind, _, path in reports:
+        try:
+            opened.append((kind, outputs.enter_context(OutputFile(path))))
+        except OSError as exc:
+            _say(f"cannot write the {kind} report {path}: {exc.strerror or exc} (no case was "
+                 "run)")
+            return None
+    return opened
+
+
 def _run(args: argparse.Namespace, chosen: list[Case], expected: Expected, suite: str,
-         notes: list[str]) -> Run | None:
-    """Start the program, run the chosen cases on it, end it; None if it cannot be started."""
+         notes: list[str], human: TextIO) -> Run | None:
+    """Start the program, run the chosen cases on it, end it; None if it cannot be started.
+    What is said for people goes to ``human``."""
     opener, command = _program(args)
     session = Session(opener, args.timeout, args.start_timeout)
     try:
@@ -200,12 +282,13 @@ def _run(args: argparse.Namespace, chosen: list[Case], expected: Expected, suite
     program = f"{hello.name} {hello.version}".strip()
     if not args.quiet:
         shown = " ".join(command) if command else "in this process"
-        print(f"napkit conform: {len(chosen)} cases against {program} ({shown})", flush=True)
+        print(f"napkit conform: {len(chosen)} cases against {program} ({shown})", file=human,
+              flush=True)
     progress = Progress(len(chosen), enabled=not args.quiet)
     began = time.perf_counter()
     try:
         results = run_suite(chosen, session, hello.supports, expected.classify, progress.update,
-                            args.exitfirst)
+                            args.exitfirst, args.max_timeouts)
     except BaseException:  # Ctrl-C above all: the program must not outlive the run
         session.kill()
         raise
@@ -214,8 +297,15 @@ def _run(args: argparse.Namespace, chosen: list[Case], expected: Expected, suite
     note = session.close()
     if note:
         notes.append(f"the program {note}")
-    return Run(results, program, command, suite, time.perf_counter() - began, len(chosen),
-               notes)
+    run = Run(results, program, command, suite, time.perf_counter() - began, len(chosen),
+              notes)
+    row = timeouts_in_a_row(results)
+    if args.max_timeouts and len(results) < len(chosen) and row >= args.max_timeouts:
+        run.stopped = f"after {row} timeouts in a row"
+        notes.append(f"stopped: the program timed out on {row} cases in a row (--max-timeouts "
+                     f"{args.max_timeouts}); is it reading its standard input and flushing "
+                     "each answer?")
+    return run
 
 
 def reference_command() -> list[str]:

@@ -1,17 +1,15 @@
 """Reports of a conformance run: the terminal summary, JSON, JUnit XML and TAP.
 
-Every report file is written whole or not at all: into a temporary file beside the target,
-then renamed over it (``os.replace``), so a reader (a CI step, a browser) never sees half a
-report and an interrupted run leaves the last complete one in place.
+Every report is written by napkit's one policy for outputs (:mod:`napkit.cli.files`): a file
+whole or not at all, into a temporary file beside it then renamed over it (``os.replace``), so
+a reader (a CI step, a browser) never sees half a report and an interrupted run leaves the
+last complete one in place; ``-`` (standard output), a FIFO or a device written directly.
 """
 
 from __future__ import annotations
 
-import contextlib
 import json
-import os
 import re
-import tempfile
 import xml.etree.ElementTree as ET
 from collections import Counter
 from collections.abc import Iterable
@@ -19,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
+from napkit.cli.files import OutputFile, write_text
 from napkit.cli.progress import Progress as _Progress
 from napkit.conform.runner import (
     FAILED,
@@ -48,6 +47,7 @@ class Run:
     elapsed: float
     selected: int  # cases chosen by the filters (some may not have run, with --exitfirst)
     notes: list[str] = field(default_factory=list)  # warnings worth keeping with the report
+    stopped: str = "after the first failure"  # why cases selected were not run, if some were
 
     @property
     def counts(self) -> Counter[str]:
@@ -114,7 +114,7 @@ def totals_line(run: Run) -> str:
     parts = [f"{counts[s]} {HEADINGS[s]}" for s in STATUSES if counts[s] or s in (PASSED, FAILED)]
     rate = f", {n / run.elapsed:.0f} cases/s" if run.elapsed > 0 and n else ""
     not_run = run.selected - n
-    stopped = f" (stopped after the first failure; {not_run} not run)" if not_run else ""
+    stopped = f" (stopped {run.stopped}; {not_run} not run)" if not_run else ""
     verdict = "ok" if run.ok else "FAILED"
     return (f"{verdict}: {n} {_plural(n, 'case')} against {run.program}: {', '.join(parts)}"
             f"{stopped} in {run.elapsed:.1f} s{rate}")
@@ -268,26 +268,9 @@ def _tap_yaml(r: CaseResult) -> list[str]:
 
 # --- writing ----------------------------------------------------------------------------------
 def write_atomic(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` whole or not at all (a temporary file, then os.replace)."""
-    parent = path.parent if str(path.parent) else Path(".")
-    fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as out:
-            out.write(text)
-            out.flush()
-            os.fsync(out.fileno())
-        try:
-            mode = path.stat().st_mode & 0o777
-        except FileNotFoundError:
-            umask = os.umask(0)
-            os.umask(umask)
-            mode = 0o666 & ~umask
-        os.chmod(temp, mode)
-        os.replace(temp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(temp)
-        raise
+    """Write ``text`` to ``path`` whole or not at all (a temporary file, then os.replace); a
+    FIFO or a device directly (:func:`napkit.cli.files.write_text`)."""
+    write_text(str(path), text)
 
 
 # --- progress ---------------------------------------------------------------------------------
@@ -303,21 +286,23 @@ class Progress(_Progress):
         self.step(bool(result.bad))
 
 
-def write_reports(run: Run, targets: Iterable[tuple[str, Path | None]]) -> list[str]:
-    """Write each asked-for report (``json``, ``junit``, ``tap``); the lines to print for
-    those that could not be written."""
-    makers = {"json": json_report, "junit": junit_report, "tap": tap_report}
+REPORTS = {"json": json_report, "junit": junit_report, "tap": tap_report}
+
+
+def write_reports(run: Run, targets: Iterable[tuple[str, OutputFile]]) -> list[str]:
+    """Write each asked-for report (``json``, ``junit``, ``tap``) into its output, made before
+    the run (so that a place that cannot be written was refused before it); the lines to print
+    for those that could not be written."""
     problems = []
-    for kind, path in targets:
-        if path is None:
-            continue
+    for kind, out in targets:
         try:
-            write_atomic(path, makers[kind](run))
+            out.commit(REPORTS[kind](run))
         except OSError as exc:
-            problems.append(f"cannot write the {kind} report {path}: {exc.strerror or exc}")
+            problems.append(f"cannot write the {kind} report {out.path}: "
+                            f"{exc.strerror or exc}")
     return problems
 
 
-__all__ = ["REPORT_FORMAT", "Progress", "Run", "failure_lines", "json_report", "junit_report",
-           "rule_order", "summary_lines", "tap_report", "totals_line", "write_atomic",
-           "write_reports"]
+__all__ = ["REPORTS", "REPORT_FORMAT", "Progress", "Run", "failure_lines", "json_report",
+           "junit_report", "rule_order", "summary_lines", "tap_report", "totals_line",
+           "write_atomic", "write_reports"]

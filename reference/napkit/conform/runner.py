@@ -32,6 +32,7 @@ PASSED, FAILED, SKIPPED, XFAIL, XPASS = "passed", "failed", "skipped", "xfail", 
 STATUSES = (PASSED, FAILED, SKIPPED, XFAIL, XPASS)
 RULE_NOT_NAMED = "rule not named"
 RESTARTS_IN_A_ROW = 3  # failed restarts in a row after which the remaining cases are not run
+TIMEOUT = "timeout"  # the ProtocolError of a program that did not answer in time
 
 JSONObject = dict[str, Any]
 
@@ -50,6 +51,7 @@ class CaseResult:
     reason: str = ""  # the expected-failures file's reason (xfail, xpass)
     stderr: str = ""  # the program's last lines of standard error, when it broke the protocol
     duration: float = 0.0
+    problem: str = ""  # how the program broke the protocol, if it did (ProtocolError.what)
 
     @property
     def id(self) -> str:
@@ -93,13 +95,17 @@ def run_case(case: Case, session: Session) -> CaseResult:
         for (_, _, check), answer in zip(plan, answers, strict=False):
             note = check(answer) or note
     except DisagreementError as exc:
+        # A wrong answer before the program broke the protocol is what fails the case; that
+        # it then broke it (timed out, say) is kept all the same.
         return CaseResult(case, FAILED, f"{exc.where}: {exc.message}", exc.where, exc.expected,
-                          exc.got, duration=time.perf_counter() - began)
+                          exc.got, duration=time.perf_counter() - began,
+                          problem=error.what if error is not None else "")
     if error is not None:
         where = plan[error.index][0]
         return CaseResult(case, FAILED, f"{where}: the program {error.message} (restarted for "
                                         "the next case)",
-                          where, stderr=error.stderr, duration=time.perf_counter() - began)
+                          where, stderr=error.stderr, duration=time.perf_counter() - began,
+                          problem=error.what)
     return CaseResult(case, PASSED, note=note, duration=time.perf_counter() - began)
 
 
@@ -338,10 +344,12 @@ def _short_answer(answer: JSONObject) -> JSONObject:
 def run_suite(cases: Sequence[Case], session: Session, supports: Mapping[str, Any],
               classify: Callable[[CaseResult], CaseResult] = lambda r: r,
               on_result: Callable[[CaseResult], None] = lambda r: None,
-              exitfirst: bool = False) -> list[CaseResult]:
+              exitfirst: bool = False, max_timeouts: int = 0) -> list[CaseResult]:
     """Run ``cases`` in order on ``session`` (already through its first handshake); skip what
     ``supports`` leaves out; ``classify`` turns failures and passes into expected failures and
-    unexpected passes. With ``exitfirst``, stop after the first failure (or unexpected pass)."""
+    unexpected passes. With ``exitfirst``, stop after the first failure (or unexpected pass);
+    with ``max_timeouts`` N (0: never), after N cases in a row that the program timed out on
+    (a program that never answers would otherwise cost the whole time limit on every case)."""
     results: list[CaseResult] = []
     failed_restarts = 0
     for case in cases:
@@ -360,7 +368,23 @@ def run_suite(cases: Sequence[Case], session: Session, supports: Mapping[str, An
         on_result(result)
         if exitfirst and result.bad:
             break
+        if max_timeouts and result.problem == TIMEOUT and (
+                timeouts_in_a_row(results) >= max_timeouts):
+            break
     return results
+
+
+def timeouts_in_a_row(results: Sequence[CaseResult]) -> int:
+    """How many cases at the end of ``results`` the program timed out on, one after another;
+    a skipped case, never sent to it, does not break the row."""
+    row = 0
+    for result in reversed(results):
+        if result.status == SKIPPED:
+            continue
+        if result.problem != TIMEOUT:
+            break
+        row += 1
+    return row
 
 
 def _run_one(case: Case, session: Session) -> CaseResult:
@@ -369,7 +393,8 @@ def _run_one(case: Case, session: Session) -> CaseResult:
             session.open()
         except ProtocolError as exc:
             return CaseResult(case, FAILED, f"the program could not be restarted: it "
-                                            f"{exc.message}", "restart", stderr=exc.stderr)
+                                            f"{exc.message}", "restart", stderr=exc.stderr,
+                              problem=exc.what)
     return run_case(case, session)
 
 
@@ -377,5 +402,6 @@ def with_status(result: CaseResult, status: str, reason: str) -> CaseResult:
     return replace(result, status=status, reason=reason)
 
 
-__all__ = ["FAILED", "PASSED", "RULE_NOT_NAMED", "SKIPPED", "STATUSES", "XFAIL", "XPASS",
-           "CaseResult", "DisagreementError", "action_key", "run_case", "run_suite", "with_status"]
+__all__ = ["FAILED", "PASSED", "RULE_NOT_NAMED", "SKIPPED", "STATUSES", "TIMEOUT", "XFAIL",
+           "XPASS", "CaseResult", "DisagreementError", "action_key", "run_case", "run_suite",
+           "timeouts_in_a_row", "with_status"]
