@@ -79,3 +79,24 @@ def option_choices(values: list[str], flag: str) -> dict[str, str]:
             raise UsageError(f"{flag} {name} is given twice ({choices[name]}, {choice})")
         choices[name] = choice
     return choices
+
+
+#: The largest seed: seeds are whole numbers from 0 to 2^53 - 1, as every number of napkit's
+#: formats is (Python's random module would take any integer, and takes -S as S).
+MAX_SEED = 2**53 - 1
+
+
+def seed_value(text: str) -> int:
+    """``--seed S``: a whole number from 0 to :data:`MAX_SEED`, else a usage error.
+
+    >>> seed_value("7"), seed_value("9007199254740991")
+    (7, 9007199254740991)
+    """
+    try:
+        value = int(text, 10)
+    except ValueError:
+        value = -1
+    if not 0 <= value <= MAX_SEED or not text.strip().isdigit():
+        raise argparse.ArgumentTypeError(
+            f"a seed is a whole number from 0 to {MAX_SEED} (2^53 - 1), not {text[:40]!r}")
+    return value

@@ -20,6 +20,7 @@ from napkit.cli.common import (
     option_choices,
     ruleset_argument,
     ruleset_file,
+    seed_value,
     spec,
 )
 from napkit.cli.files import STDOUT, is_stdout, refuse_clashes
@@ -110,8 +111,9 @@ def _add_table_options(command: argparse.ArgumentParser) -> None:
     command.add_argument("--hands", type=int, metavar="K",
                          help="deal K hands (default 1), or end the match after K hands")
     command.add_argument("--match", action="store_true", help="play a match (NAP-10)")
-    command.add_argument("--seed", type=int, metavar="S",
-                         help="the seed that makes the run replay")
+    command.add_argument("--seed", type=seed_value, metavar="S",
+                         help="the seed that makes the run replay: a whole number from 0 to "
+                              "2^53 - 1")
 
 
 def _table_arguments(args: argparse.Namespace) -> dict[str, Any]:
