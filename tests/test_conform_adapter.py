@@ -170,7 +170,8 @@ def test_malformed_requests_name_the_json_path(request_: object, path: str, word
     assert answer["type"] == "error"
     assert answer["message"].startswith(path + ": "), answer
     assert words in answer["message"]
-    assert answer["id"] == (7 if isinstance(request_, dict) and request_.get("id") == 7 else 0)
+    # A request whose id cannot be read is answered with id null (spec/conformance.md 2.1).
+    assert answer["id"] == (7 if isinstance(request_, dict) and request_.get("id") == 7 else None)
 
 
 @pytest.mark.parametrize(("action", "path"), [
@@ -207,7 +208,7 @@ def test_requests_the_adapter_cannot_serve_say_why() -> None:
 ])
 def test_lines_that_are_not_json(line: bytes, words: str) -> None:
     answer = json.loads(Adapter().handle_line(line))
-    assert answer["type"] == "error" and answer["id"] == 0 and words in answer["message"]
+    assert answer["type"] == "error" and answer["id"] is None and words in answer["message"]
 
 
 def test_serve_answers_every_line_in_order_and_stops_at_bye() -> None:
@@ -266,5 +267,12 @@ def test_any_request_gets_an_answer_its_schema_accepts(requests: list[Any]) -> N
         for request in requests:
             answer = adapter.handle(request)
             kind = answer["type"]
+            if answer["id"] is None:
+                # Only for a request whose id cannot be read (spec/conformance.md 2.1), which
+                # adapter.schema.json's response-error does not allow yet: checked without it.
+                readable = isinstance(request, dict) and type(request.get("id")) is int and \
+                    request["id"] >= 0
+                assert kind == "error" and not readable, (request, answer)
+                answer = {**answer, "id": 0}
             assert definition_problems(f"adapter.schema.json#/$defs/response-{kind}",
                                        answer) == [], (request, answer)

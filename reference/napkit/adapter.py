@@ -12,13 +12,17 @@ reference in its own process. A request that is not well formed is answered with
 ``{"type": "error"}`` naming its JSON path; an action the rules forbid is refused with the
 engine's rule id (:class:`~napkit.errors.IllegalActionError`) and its message. Nothing a
 request holds makes the adapter raise or exit, except ``bye`` and the end of its input.
+
+Request lines are read as strictly as every input of napkit (:func:`napkit.reading.loads`: no
+NaN, no key twice, whole numbers only) and are at most :data:`MAX_REQUEST` bytes long; a line
+whose id cannot be read is answered with ``"id": null`` (spec/conformance.md 2.1).
 """
 
 from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, BinaryIO
 
 import napkit
@@ -29,9 +33,14 @@ from napkit.engine.state import CHANCE
 from napkit.errors import RuleError, SpecError, json_path
 from napkit.formats.records import hand_outcome
 from napkit.formats.values import FormatError, action_from_json, action_to_json
+from napkit.reading import WHOLE, ReadError, loads, not_utf8
 from napkit.spec.catalog import default_spec
 
 PROTOCOL = "napkit-adapter/1"
+#: The longest request line read, in bytes without its newline (spec/conformance.md 2.1):
+#: 16 MiB, 40,000 times the longest request the conformance suite sends (404 bytes, a
+#: start-hand). A longer line is refused unread, its bytes dropped as they come.
+MAX_REQUEST = 16 * 1024 * 1024
 KINDS = ("legal", "illegal", "outcome", "match")
 JSONObject = dict[str, Any]
 
@@ -75,33 +84,30 @@ class Adapter:
             assert isinstance(request, dict)
             response = getattr(self, "_" + kind.replace("-", "_"))(request)
         except (BadRequestError, FormatError) as exc:
-            return {"id": ident, "type": "error", "message": str(exc)}
+            return _error(ident, str(exc))
         except RuleError as exc:
-            return {"id": ident, "type": "error", "message": str(exc)}
+            return _error(ident, str(exc))
         except SpecError as exc:
-            return {"id": ident, "type": "error", "message": f"the spec cannot be read: {exc}"}
+            return _error(ident, f"the spec cannot be read: {exc}")
         except Exception as exc:  # a bug of ours: answer it, and stay up for the next request
-            return {"id": ident, "type": "error",
-                    "message": f"napkit could not serve this request ({type(exc).__name__}: "
-                               f"{exc}); please report it"}
+            return _error(ident, f"napkit could not serve this request ({type(exc).__name__}: "
+                                 f"{exc}); please report it")
         return {"id": ident, **response}
 
-    def handle_line(self, line: bytes | str) -> bytes:
+    def handle_line(self, line: bytes | bytearray | str) -> bytes:
         """The response line (JSON and a newline) to one request line."""
         try:
-            text = line.decode() if isinstance(line, bytes) else line
-            request = _DECODER.decode(text)
-        except RecursionError:
-            response = _error(0, "$: not JSON: nested too deeply to read")
+            text = line if isinstance(line, str) else line.decode()
         except UnicodeDecodeError as exc:
-            response = _error(0, f"$: not UTF-8 text ({exc.reason} at byte {exc.start})")
-        except json.JSONDecodeError as exc:
-            response = _error(0, f"$: not JSON: {exc.msg} (column {exc.colno})")
-        except ValueError as exc:  # NaN, Infinity, a number of thousands of digits
-            response = _error(0, f"$: not JSON: {exc}")
+            response = _error(None, f"$: {not_utf8(exc)}")
         else:
-            response = self.handle(request)
-        return _ENCODER.encode(response).encode() + b"\n"
+            try:
+                request = loads(text)
+            except ReadError as exc:
+                response = _unread(text, exc)
+            else:
+                response = self.handle(request)
+        return _encode(response)
 
     def _hello(self, request: JSONObject) -> JSONObject:
         return {"type": "hello", "protocol": PROTOCOL, "name": "napkit",
@@ -197,13 +203,15 @@ def _leaves(value: object) -> Iterable[int]:
 
 
 # --- checking requests ------------------------------------------------------------------------
-def _ident(request: object) -> int:
-    """The request's id where it has a usable one, else 0."""
+def _ident(request: object) -> int | None:
+    """The request's id where it has one that can be read (a whole number from 0 to 2^53 - 1),
+    else None: an answer with another request's id (0 is the hello's) would be taken for
+    that request's."""
     if isinstance(request, dict):
         ident = request.get("id")
-        if type(ident) is int and ident >= 0:
+        if type(ident) is int and 0 <= ident <= WHOLE:
             return ident
-    return 0
+    return None
 
 
 def _check(request: object) -> str:
@@ -213,7 +221,7 @@ def _check(request: object) -> str:
         raise BadRequestError([], "a request is a JSON object")
     if "id" not in request:
         raise BadRequestError([], "missing field 'id'")
-    _whole(request["id"], ["id"], 0)
+    _whole(request["id"], ["id"], 0, maximum=WHOLE)
     kind = request.get("type")
     if kind not in FIELDS:
         if "type" not in request:
@@ -291,50 +299,146 @@ def _who(seat: int | None) -> str:
     return "chance" if seat is None else f"seat {seat}"
 
 
-def _error(ident: int, message: str) -> JSONObject:
-    return {"id": ident, "type": "error", "message": message}
+def _error(ident: int | None, message: str) -> JSONObject:
+    return {"id": ident, "type": "error", "message": message.translate(_ONE_LINE)}
 
 
-def _not_json(constant: str) -> object:
-    raise ValueError(f"{constant} is not a JSON value")
+def _unread(text: str, exc: ReadError) -> JSONObject:
+    """The error for a line :func:`napkit.reading.loads` refused, as napkit's other readers
+    word it: where (a JSON path; a syntax error's line and column after its message) and what,
+    with the id where one can be read (only JSON that breaks no grammar or limit has one)."""
+    what = f"not JSON: {exc.message}" if exc.kind != "value" else exc.message
+    if not exc.where.startswith("$"):
+        return _error(None, f"$: {what} (at {exc.where})")
+    return _error(_readable_id(text) if exc.kind == "value" else None, f"{exc.where}: {what}")
+
+
+def _readable_id(text: str) -> int | None:
+    """The id of a line that is JSON but not strict JSON (a seat of 1.0, a key twice in its
+    action), read leniently, where it has one: an ``"id"`` given once at the top, a whole
+    number from 0 to 2^53 - 1. Its answer then names the request it refuses."""
+    if not text.lstrip(" \t\r\n\ufeff").startswith("{"):
+        return None
+    try:
+        pairs = _PAIRS.decode(text.lstrip("\ufeff"))
+    except (ValueError, RecursionError):  # a number of thousands of digits, say
+        return None
+    ids = [value for key, value in pairs if key == "id"]
+    if len(ids) == 1 and type(ids[0]) is int and 0 <= ids[0] <= WHOLE:
+        return ids[0]
+    return None
+
+
+def _encode(response: JSONObject) -> bytes:
+    """The response as one line. A string of the request may hold a lone surrogate
+    (``"\\ud800"`` is JSON), which UTF-8 cannot carry: then the line is written in ASCII,
+    with JSON's own escapes."""
+    text = _ENCODER.encode(response)
+    try:
+        return text.encode() + b"\n"
+    except UnicodeEncodeError:
+        return _ASCII_ENCODER.encode(response).encode() + b"\n"
 
 
 # Made once: json.loads and json.dumps with arguments build a new decoder or encoder each call.
-_DECODER = json.JSONDecoder(parse_constant=_not_json)
 _ENCODER = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)
+_ASCII_ENCODER = json.JSONEncoder(separators=(",", ":"))
+_PAIRS = json.JSONDecoder(object_pairs_hook=list)  # objects as their (key, value) pairs
+# Every character at which str.splitlines breaks a line, escaped as JSON would: a message is
+# one line, whatever a request's keys hold (a JSON path quotes them as they are).
+_ONE_LINE = {ord(c): f"\\u{ord(c):04x}" for c in "\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029"}
 
 
 # --- the process ------------------------------------------------------------------------------
-def serve(stdin: BinaryIO, stdout: BinaryIO) -> int:
+class Lines:
+    """A byte stream cut into lines in linear time, no line held beyond ``limit`` bytes.
+
+    :meth:`feed` takes each chunk as it is read and gives the lines it completes: each a
+    ``bytes`` (or ``bytearray``) without its newline, or, for a line longer than ``limit``,
+    its length (an ``int``). Such a line is kept only until it passes the limit; from there its
+    bytes are counted and dropped as they come. Each chunk is scanned once, and only the
+    unfinished line is kept for the next (joining the buffer to each chunk and splitting it
+    all again made a long line cost its length squared)."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.pending = bytearray()  # the unfinished line, while within the limit
+        self.over = 0  # the length so far of an unfinished line beyond the limit (0: none)
+
+    def feed(self, chunk: bytes) -> list[bytes | bytearray | int]:
+        """The lines ``chunk`` completes, in order."""
+        parts = chunk.split(b"\n")
+        rest = parts.pop()
+        done = [self._complete(part) for part in parts]
+        if self.over:
+            self.over += len(rest)
+        elif len(self.pending) + len(rest) > self.limit:
+            self.over = len(self.pending) + len(rest)
+            self.pending = bytearray()  # a new one: clear() would keep the memory
+        else:
+            self.pending += rest
+        return done
+
+    def end(self) -> bytes | bytearray | int | None:
+        """The last line, where the input ended without its newline (None: it did not)."""
+        return self._complete(b"") if self.over or self.pending else None
+
+    def _complete(self, tail: bytes) -> bytes | bytearray | int:
+        if self.over:
+            length, self.over = self.over + len(tail), 0
+            return length
+        if not self.pending:
+            return tail if len(tail) <= self.limit else len(tail)
+        line, self.pending = self.pending, bytearray()  # given away, not copied
+        if len(line) + len(tail) > self.limit:
+            return len(line) + len(tail)
+        line += tail
+        return line
+
+
+def serve(stdin: BinaryIO, stdout: BinaryIO, max_line: int = MAX_REQUEST) -> int:
     """Answer request lines from ``stdin`` on ``stdout`` until ``bye`` or the end of input.
 
     Input is read as it comes, as much as is there (``read1``), and the answers to every
     complete line read are written together: a harness that sends a case's requests at once
     gets their answers at once, in one write rather than one per request, while one that
-    waits for each answer gets each at once."""
+    waits for each answer gets each at once. A line longer than ``max_line`` bytes is
+    answered with an error (``"id": null``) once it ends, its bytes dropped as they came:
+    however long a line, no more than ``max_line`` of it is held."""
     adapter = Adapter()
-    pending = b""
+    lines = Lines(max_line)
     while True:
         chunk = stdin.read1(1 << 16)  # type: ignore[attr-defined]
         if not chunk:
-            if pending.strip():  # a last request without its newline
-                stdout.write(adapter.handle_line(pending))
-                stdout.flush()
+            last = lines.end()
+            if last is not None:  # a last request without its newline
+                _write(stdout, _answers(adapter, [last], max_line))
             return 0
-        lines = (pending + chunk).split(b"\n")
-        pending = lines.pop()
-        out = []
-        for line in lines:
-            if not line.strip():
-                continue
-            out.append(adapter.handle_line(line))
-            if adapter.done:
-                break
-        if out:
-            stdout.write(b"".join(out))
-            stdout.flush()
+        _write(stdout, _answers(adapter, lines.feed(chunk), max_line))
         if adapter.done:
             return 0
+
+
+def _answers(adapter: Adapter, lines: Sequence[bytes | bytearray | int],
+             max_line: int) -> Iterator[bytes]:
+    """The response lines to request lines, blank lines skipped, none after ``bye``."""
+    for line in lines:
+        if isinstance(line, int):
+            yield _encode(_error(None, f"$: a request line is at most {max_line:,} bytes "
+                                       f"long (spec/conformance.md 2.1); this one has "
+                                       f"{line:,}, not read"))
+        elif line.strip():
+            yield adapter.handle_line(line)
+            if adapter.done:
+                return
+
+
+def _write(stdout: BinaryIO, answers: Iterator[bytes]) -> None:
+    """Write the answers in one write, if there are any."""
+    data = b"".join(answers)
+    if data:
+        stdout.write(data)
+        stdout.flush()
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -356,7 +460,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
 
 
-__all__ = ["PROTOCOL", "Adapter", "BadRequestError", "main", "serve", "supports"]
+__all__ = ["MAX_REQUEST", "PROTOCOL", "Adapter", "BadRequestError", "Lines", "main", "serve",
+           "supports"]
 
 if __name__ == "__main__":
     raise SystemExit(main())
