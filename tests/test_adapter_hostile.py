@@ -1,7 +1,8 @@
-"""Hostile input on the adapter's side of the protocol (issue 13): whatever bytes arrive, the
+"""Hostile input on both sides of the adapter protocol (issue 13): whatever bytes arrive, the
 adapter answers every line with one JSON object (``"id": null`` where the line's id cannot be
 read, spec/conformance.md 2.1), refuses a line over its limit without keeping it, reads
-requests strictly (napkit.reading) and never raises.
+requests strictly (napkit.reading) and never raises; the harness reads a program's responses
+as strictly, in linear time, and never holds more of a line than its limit.
 
 No timing is asserted (speed is measured in benchmarks/): the long lines here only have to be
 answered."""
@@ -18,6 +19,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from napkit.adapter import MAX_REQUEST, Lines, serve
+from napkit.conform import process
+from napkit.conform.process import ProcessChannel, ProtocolError
 from napkit.reading import loads
 
 HELLO = {"id": 0, "type": "hello", "protocol": "napkit-adapter/1"}
@@ -238,3 +241,86 @@ def test_the_adapter_process_survives_garbage() -> None:
     assert [a["id"] for a in got] == [None, None, None, None, 1, None, 2]
     for answer in got:
         check_answer(answer)
+
+
+# --- the harness's side -----------------------------------------------------------------------
+NEWLINE = b"\n"
+
+
+def program(code: str) -> ProcessChannel:
+    """A program that reads one request line and writes what ``code`` writes to ``out``."""
+    return ProcessChannel([sys.executable, "-c",
+                           f"import sys\nsys.stdin.readline()\nout = sys.stdout.buffer\n{code}\n"
+                           "out.flush()\nsys.stdin.read()\n"])
+
+
+def exchange(code: str) -> tuple[list[object], ProtocolError | None]:
+    channel = program(code)
+    try:
+        return channel.exchange([{"id": 0, "type": "legal"}], 30)
+    finally:
+        channel.kill()
+
+
+@pytest.mark.parametrize(("written", "words"), [
+    (b'{"id": 0, "type": "legal", "turn": 1.0, "actions": []}',
+     "is JSON that the protocol does not allow: $.turn: 1.0 is not a whole number"),
+    (b'{"id": 0, "type": "legal", "type": "legal", "turn": 1, "actions": []}',
+     'is JSON that the protocol does not allow: $: the key "type" is given twice'),
+    (b'{"id": 0, "type": "legal", "turn": NaN, "actions": []}',
+     "is not JSON: '{\"id\": 0, \"type\": \"legal\", \"turn\": NaN, \"actions\": []}' "
+     "($: NaN is not a JSON value)"),
+    (b'{"id": 0, "type": "legal", "turn": 1, "actions": [' + b"1" * 5000 + b"]}",
+     "($: a number with too many digits to read)"),
+    (b'{"id": 0, "type": "\xff"}', "is not UTF-8 text (invalid start byte, byte 19)"),
+    (b"{", "is not JSON: '{' (line 1, column 2: Expecting property name"),
+])
+def test_a_response_that_is_not_strict_json_is_a_protocol_error(written: bytes,
+                                                                words: str) -> None:
+    got, error = exchange(f"out.write({written + NEWLINE!r})")
+    assert got == [] and error is not None and error.what == "not-json"
+    assert error.message.startswith("answered the legal request (id 0) with a line that ")
+    assert words in error.message, error.message
+
+
+def test_a_response_over_the_limit_is_reported_holding_no_more_than_the_limit(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(process, "MAX_LINE", 10_000)
+    channel = program("out.write(b'x' * 1_000_000)")
+    try:
+        got, error = channel.exchange([{"id": 0, "type": "legal"}], 30)
+        assert len(channel._buffer) == 10_001  # one byte past the limit, no more
+    finally:
+        channel.kill()
+    assert got == [] and error is not None and error.what == "not-json"
+    assert error.message == ("answered the legal request (id 0) with a line longer than "
+                             "10,000 bytes, the protocol's limit (spec/conformance.md 2.1)")
+
+
+def test_a_response_at_the_limit_is_read(monkeypatch: pytest.MonkeyPatch) -> None:
+    answer = b'{"id": 0, "type": "error", "message": "' + b"m" * 9_000 + b'"}'
+    monkeypatch.setattr(process, "MAX_LINE", len(answer))
+    got, error = exchange(f"out.write({answer + NEWLINE!r})")
+    assert error is None and got == [json.loads(answer)]
+
+
+def test_a_long_response_is_read_whole() -> None:
+    """20 MB in one response line, within the limit, arriving in pieces: read in one scan."""
+    got, error = exchange("out.write(b'{\"id\": 0, \"type\": \"error\", \"message\": \"'"
+                          " + b'm' * 20_000_000 + b'\"}\\n')")
+    assert error is None and len(got) == 1
+    assert isinstance(got[0], dict) and len(got[0]["message"]) == 20_000_000
+
+
+def test_an_error_with_id_null_is_reported_as_such() -> None:
+    session = process.Session(lambda: program(
+        "out.write(b'{\"id\": null, \"type\": \"error\", \"message\": \"$: not JSON\"}\\n')"), 30)
+    session.channel = session.opener()
+    try:
+        with pytest.raises(ProtocolError) as caught:
+            session.call("legal")
+    finally:
+        session.kill()
+    assert caught.value.what == "wrong-id"
+    assert caught.value.message == ("answered the legal request (id 0) with id null, an error "
+                                    "for a line it could not read: \"$: not JSON\"")

@@ -16,7 +16,10 @@ would see one at a time; only the round trips are saved.
 A program that exits, hangs, writes something that is not one JSON object on one line,
 answers another request or answers with an object its schema refuses raises
 :class:`ProtocolError`, which carries the last lines the program wrote on its standard error;
-the caller then kills the program and starts it again.
+the caller then kills the program and starts it again. Responses are read as strictly as
+every input of napkit (:func:`napkit.reading.loads`: no NaN, no key twice, whole numbers only)
+and a response line is at most :data:`MAX_LINE` bytes: the reading of a line never holds more
+than that, and scans each byte once however long the line.
 """
 
 from __future__ import annotations
@@ -34,11 +37,14 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from napkit.conform.fastschema import action_valid, definition_problems, is_valid
+from napkit.reading import ReadError, loads, not_utf8
 
 PROTOCOL = "napkit-adapter/1"
 JSONObject = dict[str, Any]
 
-MAX_LINE = 64 * 1024 * 1024  # a response longer than this is not an answer
+#: The longest response line read, in bytes without its newline (spec/conformance.md 2.1):
+#: a longer one is not an answer (the longest napkit writes, its hello, is under 2 KB).
+MAX_LINE = 64 * 1024 * 1024
 STDERR_KEPT = 64 * 1024  # bytes of the program's standard error kept for reports
 _ENCODER = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)  # made once
 RESPONSE_TYPES = ("hello", "ok", "legal", "accepted", "refused", "outcome", "bye", "error")
@@ -127,7 +133,8 @@ class ProcessChannel:
         self._out = self.proc.stdout.fileno()
         self._err = self.proc.stderr.fileno()
         os.set_blocking(self._in, False)
-        self._buffer = bytearray()
+        self._buffer = bytearray()  # what the program wrote that is not yet an answer
+        self._scanned = 0  # how much of the buffer is known to hold no newline
         self._stderr = bytearray()
         self._open = [self._out, self._err]
 
@@ -155,19 +162,24 @@ class ProcessChannel:
         deadline = time.monotonic() + timeout
         while True:
             while len(answers) < wanted:
-                end = buffer.find(b"\n")
+                # From where the last look stopped: a long line is scanned once, not at
+                # every read.
+                end = buffer.find(b"\n", self._scanned)
                 if end < 0:
+                    self._scanned = len(buffer)
                     break
                 raw = bytes(buffer[:end])
                 del buffer[:end + 1]
+                self._scanned = 0
                 answers.append(self._parse(raw, requests[len(answers)]))
                 deadline = time.monotonic() + timeout
             if len(answers) == wanted:
                 return
             request = requests[len(answers)]
-            if len(buffer) > MAX_LINE:
-                raise ProtocolError("not-json", f"answered the {_what(request)} with more "
-                                                f"than {MAX_LINE} bytes and no end of line",
+            if len(buffer) > MAX_LINE:  # the buffer is one unfinished line here
+                raise ProtocolError("not-json", f"answered the {_what(request)} with a line "
+                                                f"longer than {MAX_LINE:,} bytes, the "
+                                                "protocol's limit (spec/conformance.md 2.1)",
                                     self.stderr_tail())
             remaining = deadline - time.monotonic()
             if remaining <= 0:
@@ -187,7 +199,10 @@ class ProcessChannel:
                 self._read(fd, request)
 
     def _read(self, fd: int, request: JSONObject) -> None:
-        data = os.read(fd, 1 << 16)
+        # The buffer is one unfinished line when this reads: at most one byte past the limit
+        # is read into it, so that a line over the limit is found holding no more than that.
+        size = 1 << 16 if fd == self._err else min(1 << 16, MAX_LINE + 1 - len(self._buffer))
+        data = os.read(fd, size)
         if fd == self._err:
             if data:
                 self._keep_stderr(data)
@@ -203,14 +218,22 @@ class ProcessChannel:
             raise self._ended(request)
 
     def _parse(self, raw: bytes, request: JSONObject) -> object:
+        """The value of a response line, read strictly (napkit.reading.loads): ProtocolError
+        for one that is not UTF-8, not JSON, or JSON no napkit format has (NaN, a key twice,
+        1.0 for a whole number), naming where."""
         try:
-            return json.loads(raw)
-        except (ValueError, RecursionError):
-            text = raw.decode("utf-8", "replace")
-            shown = text if len(text) <= 200 else text[:200] + "..."
-            raise ProtocolError("not-json", f"answered the {_what(request)} with a line that "
-                                            f"is not JSON: {shown!r}",
-                                self.stderr_tail()) from None
+            return loads(raw.decode())
+        except UnicodeDecodeError as exc:
+            problem = f"is {not_utf8(exc)}"
+        except ReadError as exc:
+            if exc.kind != "value":
+                text = raw.decode("utf-8", "replace")
+                shown = text if len(text) <= 200 else text[:200] + "..."
+                problem = f"is not JSON: {shown!r} ({exc.where}: {exc.message})"
+            else:
+                problem = f"is JSON that the protocol does not allow: {exc.where}: {exc.message}"
+        raise ProtocolError("not-json", f"answered the {_what(request)} with a line that "
+                                        f"{problem}", self.stderr_tail())
 
     def _late(self, request: JSONObject, unread: bool) -> ProtocolError:
         if self.proc.poll() is not None:
@@ -444,6 +467,9 @@ def _problem(request: JSONObject, answer: object) -> tuple[str, str] | None:
         return "not-json", (f"answered the {_what(request)} with {_short(answer)}, not a JSON "
                             "object")
     got = answer.get("id")
+    if got is None and answer.get("type") == "error":  # spec/conformance.md 2.1
+        return "wrong-id", (f"answered the {_what(request)} with id null, an error for a line "
+                            f"it could not read: {_short(answer.get('message'))}")
     if type(got) is not int or got != request["id"]:
         return "wrong-id", f"answered the {_what(request)} with id {_short(got)}"
     problem = response_problem(answer)
