@@ -4,15 +4,17 @@ read, spec/conformance.md 2.1), refuses a line over its limit without keeping it
 requests strictly (napkit.reading) and never raises; the harness reads a program's responses
 as strictly, in linear time, and never holds more of a line than its limit.
 
-No timing is asserted (speed is measured in benchmarks/): the long lines here only have to be
-answered."""
+No timing is asserted (speed is measured in benchmarks/adapter_long_line.py): the long lines
+here only have to be answered."""
 
 from __future__ import annotations
 
+import importlib.util
 import io
 import json
 import subprocess
 import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -324,3 +326,19 @@ def test_an_error_with_id_null_is_reported_as_such() -> None:
     assert caught.value.what == "wrong-id"
     assert caught.value.message == ("answered the legal request (id 0) with id null, an error "
                                     "for a line it could not read: \"$: not JSON\"")
+
+
+# --- the benchmark runs -----------------------------------------------------------------------
+def test_the_benchmark_runs(capsys: pytest.CaptureFixture[str]) -> None:
+    script = Path(__file__).resolve().parent.parent / "benchmarks" / "adapter_long_line.py"
+    spec = importlib.util.spec_from_file_location("adapter_long_line", script)
+    assert spec is not None and spec.loader is not None
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    assert bench.main(["--sizes", "0.001", "17"]) == 0
+    header, *rows = capsys.readouterr().out.splitlines()
+    assert header.split()[:4] == ["input", "bytes", "seconds", "peak"]
+    assert [r.split()[:3] for r in rows] == [["line", "0.001", "MB"], ["line", "17", "MB"],
+                                             ["session", "(38", "requests)"]]
+    assert '"message":"$.pad: unexpected field' in rows[0]
+    assert '{"id":null,"type":"error","message":"$: a request line is at most' in rows[1]
