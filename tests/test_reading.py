@@ -101,3 +101,12 @@ def test_not_utf8_says_where_and_names_utf16() -> None:
     except UnicodeDecodeError as exc:
         assert not_utf8(exc) == "not UTF-8 text (invalid continuation byte, byte 11)"
         assert not_utf8(exc, 3) == "not UTF-8 text (invalid continuation byte, line 3)"
+
+
+def test_a_long_number_across_the_scans_pieces_is_found() -> None:
+    """The scan for 16 digits in a row reads a megabyte at a time: a number across two pieces
+    is still found (and refused, being beyond 2^53 - 1)."""
+    for before in (2**20 - 8, 2**20 - 15, 2**20 - 1, 2**20, 3 * 2**20 - 3):
+        text = "[" + " " * before + "9" * 20 + "]"
+        with pytest.raises(ReadError, match="beyond the largest whole number"):
+            loads(text)

@@ -149,12 +149,23 @@ def loads(text: str, *, whole: bool = True) -> Any:
         raise ReadError("$", "a number with too many digits to read", "limit") from None
     # The walk that checks depth and size is needed only where the text has room for too deep
     # a nesting or too long a number: most texts are read without it.
-    if (text.count("{") + text.count("[") > MAX_DEPTH
-            or _SIXTEEN in text.encode("utf-8", "surrogatepass").translate(_DIGITS)):
+    if text.count("{") + text.count("[") > MAX_DEPTH or _long_number(text):
         _check(value, [], 0, _Findings(), whole)
     if not whole:
         _check_finite(value)
     return value
+
+
+def _long_number(text: str) -> bool:
+    """Whether ``text`` has 16 digits in a row (room for a number beyond :data:`WHOLE`): read a
+    megabyte at a time, each piece overlapping the last, so that a long text is not copied
+    whole twice."""
+    step = 1 << 20
+    for start in range(0, len(text), step):
+        piece = text[max(0, start - 15):start + step]
+        if _SIXTEEN in piece.encode("utf-8", "surrogatepass").translate(_DIGITS):
+            return True
+    return False
 
 
 def _check_finite(value: Any) -> None:
@@ -287,6 +298,7 @@ def not_utf8(exc: UnicodeDecodeError, line: int | None = None) -> str:
     at a time, else the byte), and, for a file saved as UTF-16, so (an editor's choice easily
     undone, which Python's own message does not suggest).
 
+    >>> from napkit.reading import not_utf8
     >>> not_utf8(UnicodeDecodeError("utf-8", b"\\xff\\xfe{", 0, 1, "invalid start byte"))
     'not UTF-8 text: it is UTF-16 (it starts with its byte-order mark); save it as UTF-8'
     """

@@ -818,9 +818,10 @@ function respond(line) {
   try {
     req = JSON.parse(line);
   } catch (e) {
-    return { id: 0, type: 'error', message: `not JSON: ${e.message}` };
+    return { id: null, type: 'error', message: `not JSON: ${e.message}` };
   }
-  const id = isObject(req) && isSeatInt(req.id) ? req.id : 0;
+  // A line whose id cannot be read is answered with id null (spec/conformance.md 2.1).
+  const id = isObject(req) && isSeatInt(req.id) ? req.id : null;
   const saved = isObject(req) && req.type === 'apply' ? snapshot(game) : game;
   try {
     const res = handle(req);
