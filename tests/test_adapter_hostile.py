@@ -112,8 +112,8 @@ def test_twenty_megabytes_of_junk_then_a_request() -> None:
 
 # --- what cannot be read ----------------------------------------------------------------------
 @pytest.mark.parametrize(("data", "words"), [
-    (b"not json", "$: not JSON: Expecting value (at line 1, column 1)"),
-    (b'{"id": 1, "type": "legal"', "$: not JSON: Expecting ',' delimiter"),
+    (b"not json", "$: not JSON: a value was expected here (at line 1, column 1)"),
+    (b'{"id": 1, "type": "legal"', "$: not JSON: a comma (,) or the end of the array or object"),
     (b'{"id": 1, "type": "\xff"}', "$: not UTF-8 text"),
     (b'[1, 2]', "$: a request is a JSON object"),
     (b'{"type": "legal"}', "$: missing field 'id'"),
@@ -275,7 +275,7 @@ def exchange(code: str) -> tuple[list[object], ProtocolError | None]:
     (b'{"id": 0, "type": "legal", "turn": 1, "actions": [' + b"1" * 5000 + b"]}",
      "($: a number with too many digits to read)"),
     (b'{"id": 0, "type": "\xff"}', "is not UTF-8 text (invalid start byte, byte 19)"),
-    (b"{", "is not JSON: '{' (line 1, column 2: Expecting property name"),
+    (b"{", "is not JSON: '{' (line 1, column 2: a key in double quotes was expected here"),
 ])
 def test_a_response_that_is_not_strict_json_is_a_protocol_error(written: bytes,
                                                                 words: str) -> None:

@@ -200,7 +200,7 @@ def test_requests_the_adapter_cannot_serve_say_why() -> None:
 
 
 @pytest.mark.parametrize(("line", "words"), [
-    (b"not json\n", "$: not JSON: Expecting value"),
+    (b"not json\n", "$: not JSON: a value was expected here"),
     (b'{"id": 1, "type": "legal"\n', "$: not JSON"),
     (b'{"id": NaN, "type": "legal"}\n', "NaN is not a JSON value"),
     (b"[" * 100_000 + b"\n", "nested too deeply"),

@@ -58,8 +58,10 @@ def test_any_bytes_decoded_as_text_give_a_value_or_a_read_error(data: bytes) -> 
     ("[" + "7" * 100_000 + "]", "$", "a number with too many digits"),
     ("[" * 101 + "]" * 101, "$[0][0][0][0][0]...", f"nested too deeply (over {MAX_DEPTH} levels)"),
     ("[" * 5000 + "]" * 5000, "$", f"nested too deeply (over {MAX_DEPTH} levels)"),
-    ('{"a": 1', "line 1, column 8", "Expecting ',' delimiter (the text ends too soon"),
-    ('{"a": 1} x', "line 1, column 10", "Extra data"),
+    ('{"a": 1', "line 1, column 8", "a comma (,) or the end of the array or object was expected "
+     "here (the text ends too soon"),
+    ('{"a": 1} x', "line 1, column 10", "more text after the value"),
+    ("  \n", "$", "the text is empty (no JSON value)"),
 ])
 def test_each_refusal_says_where_and_what(text: str, where: str, message: str) -> None:
     with pytest.raises(ReadError) as caught:

@@ -322,7 +322,8 @@ def test_junk_after_a_pretty_printed_record_is_one_problem(tmp_path: Path,
     code, lines, _ = validate(capsys, str(path))
     assert code == EXIT_PROBLEMS
     end = len(text.splitlines()) + 1
-    assert lines == [f"{path}: line {end}, column 1: not JSON: Extra data",
+    assert lines == [f"{path}: line {end}, column 1: not JSON: more text after the value (a JSON "
+                     "document holds one value)",
                      "1 record: 0 valid, 1 invalid"]
 
 

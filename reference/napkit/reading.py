@@ -125,6 +125,21 @@ _DIGITS = bytes(48 if 48 <= i <= 57 else 32 for i in range(256))  # each digit "
 _SIXTEEN = b"0" * 16  # 2^53 - 1 has 16 digits: a number of 16 or more may be beyond it
 
 
+# Python's words for what breaks JSON's grammar, in napkit's (its own where it has none here).
+_SAID = {
+    "Expecting value": "a value was expected here",
+    "Expecting ':' delimiter": "a colon (:) was expected here, after the key",
+    "Expecting ',' delimiter": "a comma (,) or the end of the array or object was expected here",
+    "Expecting property name enclosed in double quotes":
+        "a key in double quotes was expected here (JSON has no comma before a closing brace)",
+    "Unterminated string starting at": "a string starts here and is never closed",
+    "Invalid control character at":
+        "a control character (a tab, a line break) inside a string: write it as an escape",
+    "Invalid \\escape": "an escape (\\) that JSON does not have",
+    "Extra data": "more text after the value (a JSON document holds one value)",
+}
+
+
 def loads(text: str, *, whole: bool = True) -> Any:
     """The JSON value of ``text``, read strictly (see the module); ``whole``: every number must
     be a whole number within :data:`WHOLE`. Raises :class:`ReadError`."""
@@ -135,9 +150,12 @@ def loads(text: str, *, whole: bool = True) -> Any:
     except _RefusedError:
         return _locate(text, whole)
     except json.JSONDecodeError as exc:
+        if not text.strip():
+            raise ReadError("$", "the text is empty (no JSON value)", "syntax") from None
         ends = exc.pos >= len(text.rstrip())
         hint = " (the text ends too soon: is it truncated?)" if ends else ""
-        raise ReadError(f"line {exc.lineno}, column {exc.colno}", f"{exc.msg}{hint}",
+        raise ReadError(f"line {exc.lineno}, column {exc.colno}",
+                        f"{_SAID.get(exc.msg, exc.msg)}{hint}",
                         "syntax") from None
     except RecursionError:
         raise ReadError("$", f"arrays or objects nested too deeply (over {MAX_DEPTH} levels)",
