@@ -193,7 +193,7 @@ def test_malformed_file_is_one_line_with_its_path(spec_dir: Path, tmp_path: Path
     syntax.write_text("{\n  oops\n}")
     code, out, err = run(capsys, "rules", "compare", "little", str(syntax))
     assert code == 1
-    assert err.startswith(f"napkit: {syntax}: line 2, column 3: JSON syntax error")
+    assert err.startswith(f"napkit: {syntax}: line 2, column 3: not JSON: ")
     assert err.count("\n") == 1
 
 
@@ -207,11 +207,11 @@ def test_broken_spec_is_one_line(spec_dir: Path, capsys: Capture) -> None:
     edit_text(spec_dir / "decisions.toml", 'id = "DEC-001"', 'id = DEC-001')
     code, out, err = run(capsys, "rules", "list")
     assert (code, out) == (1, "")
-    assert err.startswith("napkit: spec/decisions.toml: line 2, column 6: TOML syntax error")
+    assert err.startswith("napkit: spec/decisions.toml: line 2, column 6: not TOML: ")
     assert err.count("\n") == 1
     code, out, _ = run(capsys, "rules", "check")
     assert code == 1
-    assert out.startswith("spec/decisions.toml: line 2, column 6: TOML syntax error")
+    assert out.startswith("spec/decisions.toml: line 2, column 6: not TOML: ")
 
 
 def test_missing_spec_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
@@ -241,7 +241,7 @@ def test_installed_script_reports_a_malformed_file_on_one_line(tmp_path: Path) -
     shown = subprocess.run([str(script), "rules", "show", str(bad)], capture_output=True,
                            text=True, env=env, check=False)
     assert shown.stderr.count("\n") == 1
-    assert shown.stderr.startswith(f"napkit: {bad}: line 1, column 25: JSON syntax error")
+    assert shown.stderr.startswith(f"napkit: {bad}: line 1, column 25: not JSON: ")
 
 
 def test_python_dash_m(tmp_path: Path) -> None:

@@ -286,7 +286,8 @@ def loads_toml(text: str) -> dict[str, Any]:
         found = _TOML_POSITION.search(message)
         if found is None:
             raise ReadError("$", message, "syntax") from None
-        raise ReadError(f"line {found[1]}, column {found[2]}", message[: found.start()].strip(),
+        what = message[: found.start()].strip()
+        raise ReadError(f"line {found[1]}, column {found[2]}", _TOML_SAID.get(what, what),
                         "syntax") from None
     except RecursionError:
         raise ReadError("$", f"tables or arrays nested too deeply (over {MAX_DEPTH} levels)",
@@ -299,6 +300,7 @@ def loads_toml(text: str) -> dict[str, Any]:
     return table
 
 
+_TOML_SAID = {"Cannot overwrite a value": "a key is given twice (TOML allows it once)"}
 _TOML_POSITION = re.compile(r"\(at line (\d+), column (\d+)\)")
 
 

@@ -44,7 +44,7 @@ def _parse_toml(text: str, shown: str) -> JSONObject:
     try:
         return loads_toml(text)  # strictly: see napkit.reading
     except ReadError as exc:
-        what = f"TOML syntax error: {exc.message}" if exc.syntax else exc.message
+        what = f"not TOML: {exc.message}" if exc.kind != "value" else exc.message
         raise SpecError(shown, exc.where, what) from None
 
 
@@ -52,7 +52,7 @@ def _parse_json(text: str, shown: str) -> JSONObject:
     try:
         data = loads(text)  # strictly: see napkit.reading
     except ReadError as exc:
-        what = f"JSON syntax error: {exc.message}" if exc.syntax else exc.message
+        what = f"not JSON: {exc.message}" if exc.kind != "value" else exc.message
         raise SpecError(shown, exc.where, what) from None
     if not isinstance(data, dict):
         raise SpecError(shown, "$", f"expected a JSON object, found {_kind(data)}")
