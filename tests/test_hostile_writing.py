@@ -404,3 +404,15 @@ def test_timeouts_in_a_row_of_results() -> None:
                result(SKIPPED), result(FAILED, "timeout")]
     assert timeouts_in_a_row(results) == 2
     assert timeouts_in_a_row([*results, result(FAILED, "exited")]) == 0
+
+
+def test_record_onto_a_file_of_the_spec_is_refused(capsys: Capture) -> None:
+    """The spec's own files (its rulesets, law book, schemas) are read by every command that
+    plays: none may be written over, whatever ruleset is played."""
+    from napkit import paths
+
+    target = paths.spec_dir() / "rulesets" / "pagat.json"
+    before = target.read_bytes()
+    assert main(["record", "classic", "--seed", "1", "-o", str(target)]) == 2
+    assert "would overwrite the spec's file" in capsys.readouterr().err
+    assert target.read_bytes() == before

@@ -14,6 +14,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from napkit import paths
 from napkit.cli.common import (
     EXIT_PROBLEMS,
     Parser,
@@ -29,7 +30,7 @@ from napkit.cli.progress import Progress, isatty
 from napkit.cli.table import InputEndedError, Table
 from napkit.engine.game import Game, compile_rules
 from napkit.engine.players import PLAYER_KINDS
-from napkit.errors import RuleError, UsageError
+from napkit.errors import RuleError, SpecError, UsageError
 from napkit.formats.recording import record_chunks
 
 _PLAY_HELP = """\
@@ -193,9 +194,16 @@ def _play(ruleset_id: str, players: int | None, options: Sequence[str], opponent
 
 
 def _inputs(ruleset_id: str) -> list[tuple[str, str]]:
-    """The files 'napkit play' and 'napkit record' read that an output must not replace."""
+    """The files 'napkit play' and 'napkit record' read that an output must not replace: the
+    ruleset file, if one is given, and the spec's own files (rulesets, law book, schemas)."""
     path = ruleset_file(ruleset_id)
-    return [] if path is None else [("the ruleset file", path)]
+    found = [] if path is None else [("the ruleset file", path)]
+    try:
+        folder = paths.spec_dir()
+    except SpecError:
+        return found  # reading the spec will say what is wrong with it
+    return found + [("the spec's file", str(p)) for p in sorted(folder.rglob("*"))
+                    if p.is_file()]
 
 
 def _interruptible(body: Callable[[], int]) -> int:
