@@ -8,7 +8,6 @@ timeouts instead of costing the time limit on every case. No test here touches /
 
 from __future__ import annotations
 
-import copy
 import json
 import os
 import shutil
@@ -22,7 +21,6 @@ from typing import Any
 
 import pytest
 from napkit import cli
-from napkit.adapter import Adapter
 from napkit.cli import EXIT_USAGE, main
 from napkit.conform.process import ProtocolError, Session
 from napkit.conform.runner import (
@@ -34,6 +32,8 @@ from napkit.conform.runner import (
     timeouts_in_a_row,
 )
 from napkit.conform.suite import load_suite
+
+from tests.test_conform_runner import Tweaked
 
 Capture = pytest.CaptureFixture[str]
 REPOSITORY = Path(__file__).resolve().parents[1]
@@ -349,28 +349,20 @@ def test_a_program_that_never_answers_is_stopped_after_three_timeouts(
     assert document["totals"]["selected"] == 5 and message in document["notes"]
 
 
-class Silent:
+class Silent(Tweaked):
     """A program that shakes hands, then answers each case or times out on it, as
-    ``schedule`` says (one entry a case sent to it, shared by its restarts)."""
+    ``schedule`` says (one entry a case sent to it, shared by its restarts); the rest of the
+    program is the runner tests' in-process reference."""
 
     def __init__(self, schedule: list[bool]) -> None:
-        self.adapter = Adapter()
+        super().__init__(lambda request, answer: answer)
         self.schedule = schedule
 
     def exchange(self, requests: Sequence[dict[str, Any]], timeout: float) -> tuple[
             list[object], ProtocolError | None]:
         if requests[0]["type"] != "hello" and not self.schedule.pop(0):
             return [], ProtocolError("timeout", "did not answer within the time limit")
-        return [copy.deepcopy(self.adapter.handle(r)) for r in requests], None
-
-    def stderr_tail(self, lines: int = 10) -> str:
-        return ""
-
-    def wait(self, seconds: float) -> bool:
-        return True
-
-    def kill(self) -> None:
-        pass
+        return super().exchange(requests, timeout)
 
 
 def silent_run(schedule: list[bool], max_timeouts: int, kinds: Sequence[str] = (
