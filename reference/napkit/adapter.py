@@ -307,7 +307,7 @@ def _unread(text: str, exc: ReadError) -> JSONObject:
     """The error for a line :func:`napkit.reading.loads` refused, as napkit's other readers
     word it: where (a JSON path; a syntax error's line and column after its message) and what,
     with the id where one can be read (only JSON that breaks no grammar or limit has one)."""
-    what = f"not JSON: {exc.message}" if exc.kind != "value" else exc.message
+    what = exc.what()
     if not exc.where.startswith("$"):
         return _error(None, f"$: {what} (at {exc.where})")
     return _error(_readable_id(text) if exc.kind == "value" else None, f"{exc.where}: {what}")

@@ -66,9 +66,10 @@ class ReadError(ValueError):
         self.message = message
         self.kind = kind
 
-    @property
-    def syntax(self) -> bool:
-        return self.kind == "syntax"
+    def what(self, language: str = "JSON") -> str:
+        """The message as every reader of napkit's shows it: ``not JSON: ...`` (or TOML) where
+        the text is not one napkit can read at all, the message alone for a refused value."""
+        return self.message if self.kind == "value" else f"not {language}: {self.message}"
 
     def __str__(self) -> str:
         return f"{self.where}: {self.message}"

@@ -115,8 +115,7 @@ def load_case(path: Path, root: Path) -> tuple[Case | None, list[Problem]]:
     try:
         doc = loads(text)  # strictly: see napkit.reading
     except ReadError as exc:
-        what = f"not JSON: {exc.message}" if exc.kind != "value" else exc.message
-        return None, [Problem(shown, exc.where, what)]
+        return None, [Problem(shown, exc.where, exc.what())]
     found = check_document(doc, path.relative_to(root))
     if found:
         return None, [Problem(shown, where, message) for where, message in found]

@@ -74,8 +74,7 @@ def load_xfail(path: Path) -> Expected:
     except UnicodeDecodeError as exc:
         raise XfailError(shown, "$", not_utf8(exc)) from None
     except ReadError as exc:
-        what = f"not JSON: {exc.message}" if exc.kind != "value" else exc.message
-        raise XfailError(shown, exc.where, what) from None
+        raise XfailError(shown, exc.where, exc.what()) from None
     if not isinstance(doc, dict):
         raise XfailError(shown, "$", "an expected-failures file is a JSON object")
     if doc.get("format") != XFAIL_FORMAT:

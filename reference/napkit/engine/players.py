@@ -99,7 +99,7 @@ class HeuristicPlayer:
 
     def estimate(self, hand: Sequence[int], trumps: int | None) -> float:
         """:func:`trick_estimate`, remembered for the hands this player has weighed."""
-        return self.estimates(hand)[4 if trumps is None else trumps]
+        return self.estimates(hand)[trumps if trumps in SUITS else 4]
 
     def estimates(self, hand: Sequence[int]) -> tuple[float, float, float, float, float]:
         """:func:`trick_estimates`, remembered for the hands this player has weighed."""
@@ -528,8 +528,9 @@ def held(hand: Sequence[int], suit: int) -> int:
 
 def trick_estimate(hand: Sequence[int], trumps: int | None) -> float:
     """Likely tricks: top trumps in sequence count one each, other high trumps half, small
-    trumps a third (they win by ruffing); side aces most of a trick, guarded kings a little."""
-    return _estimate(_suit_masks(hand), trumps)
+    trumps a third (they win by ruffing); side aces most of a trick, guarded kings a little.
+    ``trumps`` None (or no suit) counts every suit as a side suit."""
+    return trick_estimates(hand)[trumps if trumps in SUITS else 4]
 
 
 def trick_estimates(hand: Sequence[int]) -> tuple[float, float, float, float, float]:
@@ -542,9 +543,9 @@ def trick_estimates(hand: Sequence[int]) -> tuple[float, float, float, float, fl
         trump_steps.append(_steps(holding, True) if steps is None else steps)
         steps = _AS_SIDE.get(holding)
         side_steps.append(_steps(holding, False) if steps is None else steps)
-    # Each estimate adds the steps suit by suit, as _estimate does; the side steps of the suits
-    # before the trump suit are the same for every choice, so their running sum is shared
-    # (the same additions in the same order: the same floating-point result).
+    # Each estimate adds the steps suit by suit, spades first, as the count is written; the
+    # side steps of the suits before the trump suit are the same for every choice, so their
+    # running sum is shared (the same additions in the same order: the same floats).
     found = []
     before = 0.0  # the side steps of the suits before this one, added up
     for trumps in SUITS:
@@ -588,20 +589,10 @@ def _steps(holding: int, trumps: bool) -> tuple[float, ...]:
     return found
 
 
-def _estimate(masks: tuple[int, int, int, int], trumps: int | None) -> float:
-    tricks = 0.0
-    for suit, holding in enumerate(masks):
-        steps = (_AS_TRUMPS if suit == trumps else _AS_SIDE).get(holding)
-        if steps is None:
-            steps = _steps(holding, suit == trumps)
-        for step in steps:
-            tricks += step
-    return tricks
-
-
 def best_suit(hand: Sequence[int]) -> int:
     """The suit that would make the best trumps (ties: longer, then the lower suit)."""
-    return max(SUITS, key=lambda s: (trick_estimate(hand, s), held(hand, s), -s))
+    estimates = trick_estimates(hand)
+    return max(SUITS, key=lambda s: (estimates[s], held(hand, s), -s))
 
 
 def boldness(bid: BidRule, players: int) -> float:

@@ -88,15 +88,7 @@ _BOOL = {True: "true", False: "false", None: "null"}
 
 def _cards_text(cards: tuple[int, ...]) -> str:
     """``json.dumps(cards_to_json(cards))``: card notations need no escaping."""
-    if not cards:
-        return "[]"
-    try:
-        return '["' + '", "'.join(map(_NAMES.__getitem__, cards)) + '"]'
-    except (KeyError, TypeError):  # a value that is no card: named as cards_to_json names it
-        return json.dumps(cards_to_json(cards))
-
-
-_NAMES = dict(enumerate(CARD_NAMES))
+    return '["' + '", "'.join(cards_to_json(cards)) + '"]' if cards else "[]"
 
 
 def _payments_text(payments: tuple[Payment, ...]) -> str:

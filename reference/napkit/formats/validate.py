@@ -115,8 +115,7 @@ class _Unread:
         where = error.where
         if per_line and where.startswith("line 1, "):
             where = where.removeprefix("line 1, ")  # the line is in the record's place
-        what = f"not JSON: {error.message}" if error.kind != "value" else error.message
-        return Problem(where, None, what)
+        return Problem(where, None, error.what())
 
 
 def _load(text: str) -> object:

@@ -44,16 +44,14 @@ def _parse_toml(text: str, shown: str) -> JSONObject:
     try:
         return loads_toml(text)  # strictly: see napkit.reading
     except ReadError as exc:
-        what = f"not TOML: {exc.message}" if exc.kind != "value" else exc.message
-        raise SpecError(shown, exc.where, what) from None
+        raise SpecError(shown, exc.where, exc.what("TOML")) from None
 
 
 def _parse_json(text: str, shown: str) -> JSONObject:
     try:
         data = loads(text)  # strictly: see napkit.reading
     except ReadError as exc:
-        what = f"not JSON: {exc.message}" if exc.kind != "value" else exc.message
-        raise SpecError(shown, exc.where, what) from None
+        raise SpecError(shown, exc.where, exc.what()) from None
     if not isinstance(data, dict):
         raise SpecError(shown, "$", f"expected a JSON object, found {_kind(data)}")
     return data
