@@ -3,13 +3,13 @@
 // Each function names the law-book rules it implements.
 
 // ------------------------------------------------------------------ refusals' rule ids
-// Where the law book names the rule an act breaks, it is used. Acts the law book had no rule
-// for when this was written (out of turn, a card not held, an act once the hand is over) use
-// the ids in RULE below; see README.md "Guesses".
+// NAP-1.3 (acting): a refusal names the first rule broken in the order of NAP-1.3.4:
+// (1) NAP-1.3.3 nothing after the end, (2) NAP-1.3.1 only the player to act, (3) the phase's
+// rule for the kind of action due, (4) NAP-1.3.2 only one's own cards, (5) the phase's others.
 const RULE = {
-  outOfTurn: 'NAP-1.3.1',      // acting when it is not one's turn (chance's or another seat's)
-  notHeld: 'NAP-1.3.2',        // playing / discarding a card one does not hold
-  over: 'NAP-1.3.3',           // acting after the hand (or match) is over
+  outOfTurn: 'NAP-1.3.1',
+  notHeld: 'NAP-1.3.2',
+  over: 'NAP-1.3.3',
 };
 
 class Refusal extends Error {
@@ -210,12 +210,12 @@ class Hand {
   apply(seat, action) {
     const t = action.type;
     if (this.phase === 'over') {
-      if (this.thrownIn) refuse('NAP-5.3.2', 'the hand was thrown in: nobody bid, so it is not played');
+      if (this.thrownIn) refuse(RULE.over, 'the hand was thrown in (NAP-5.3.2): nothing is taken in it');
       refuse(RULE.over, 'the hand is over: all five tricks have been played');
     }
     if (seat === null) {
       if (this.phase !== 'deal') refuse(RULE.outOfTurn, `it is seat ${this.toAct}'s turn, not chance's`);
-      if (t !== 'deal') refuse(RULE.outOfTurn, `chance must deal first (NAP-4.2), not ${t}`);
+      if (t !== 'deal') refuse('NAP-4.2.2', `chance is to deal, not ${t}`);
       return this.deal(action.pack);
     }
     if (this.phase === 'deal') refuse(RULE.outOfTurn, `it is chance's turn (the deal), not seat ${seat}'s`);
@@ -299,9 +299,11 @@ class Hand {
       this.phase = 'name';                           // NAP-6.3.2: exchange first, then trumps
       return;
     }
+    if (action.type === 'name-trumps') refuse('NAP-6.3.2', 'trumps are named after the exchange: take or leave the widow first');
     refuse('NAP-6.3.1', `the declarer is to take the widow or leave it, not ${action.type}`);
   }
   applyDiscard(seat, action) {
+    if (action.type === 'name-trumps') refuse('NAP-6.3.2', 'trumps are named after the exchange: discard first');
     if (action.type !== 'discard') refuse('NAP-6.3.1', `the declarer is to discard a card after taking the widow, not ${action.type}`);
     const c = parseCard(action.card);
     const k = this.hands[seat].indexOf(c);
@@ -324,7 +326,10 @@ class Hand {
 
   // NAP-7.2.2, NAP-7.2.4, NAP-8.1.x, NAP-8.2.1, NAP-8.3.x
   applyPlay(seat, action) {
-    if (action.type !== 'play') refuse(this.trick.length === 0 && this.tricks.length === 0 ? 'NAP-7.2.1' : 'NAP-8.1.1', `seat ${seat} is to play a card, not ${action.type}`);
+    if (action.type !== 'play') {
+      const rule = this.trick.length ? 'NAP-8.1.1' : this.tricks.length ? 'NAP-8.1.3' : 'NAP-7.2.1';
+      refuse(rule, `seat ${seat} is to play a card, not ${action.type}`);
+    }
     const c = parseCard(action.card);
     const hand = this.hands[seat];
     if (!hand.includes(c)) refuse(RULE.notHeld, `seat ${seat} does not hold ${action.card}`);

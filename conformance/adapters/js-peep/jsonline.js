@@ -21,6 +21,16 @@ function parse(text) {
   let i = 0;
   const n = text.length;
   const problems = [];
+  const note = (where, what) => { if (problems.length < 10) problems.push(`${where()}: ${what}`); };
+  // Paths are built only when a problem is noted: a frame knows its parent and its key.
+  const pathOf = (frame, key) => {
+    const keys = [];
+    if (key !== undefined) keys.push(key);
+    for (let f = frame; f && f.parent !== undefined; f = f.parent) keys.push(f.keyInParent);
+    let out = '$';
+    for (let j = keys.length - 1; j >= 0; j--) out = pathKey(out, keys[j]);
+    return out;
+  };
   // Each stack frame: {kind: 'obj'|'arr', value, path, key (pending for obj), keys:Set, state}
   const stack = [];
   let root;
@@ -77,7 +87,7 @@ function parse(text) {
       i++;
     }
   }
-  function readNumber(path) {
+  function readNumber(where) {
     const m = /^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?/.exec(text.slice(i, i + 400));
     if (!m || m[0] === '-' ) fail('bad number');
     // a number longer than 400 characters: take the whole run
@@ -90,13 +100,13 @@ function parse(text) {
     }
     i += raw.length;
     if (raw.includes('.') || /[eE]/.test(raw)) {
-      problems.push(`${path}: ${raw} is not a whole number written without a point or an exponent`);
+      note(where, `${raw} is not a whole number written without a point or an exponent`);
       return Number(raw);
     }
     const v = Number(raw);
     const big = BigInt(raw);
     if (big > BigInt(MAX_SAFE) || big < -BigInt(MAX_SAFE)) {
-      problems.push(`${path}: ${raw} is outside -(2^53 - 1) .. 2^53 - 1`);
+      note(where, `${raw} is outside -(2^53 - 1) .. 2^53 - 1`);
     }
     return v;
   }
@@ -109,23 +119,26 @@ function parse(text) {
 
   // Read a value at position i; containers push a frame and return a marker.
   const OPEN = {};
-  function readValue(path, depth) {
+  let tooDeep = false;
+  function readValue(parent, key, depth) {
+    const where = () => pathOf(parent, key);
     ws();
     if (i >= n) fail('unexpected end of input');
     const c = text[i];
     if (c === '{' || c === '[') {
-      if (depth > MAX_DEPTH) {
-        problems.push(`${path}: nested more than ${MAX_DEPTH} deep`);
+      if (depth > MAX_DEPTH && !tooDeep) {
+        tooDeep = true;
+        note(where, `nested more than ${MAX_DEPTH} deep`);
       }
       i++;
       const frame = c === '{'
-        ? { kind: 'obj', value: {}, path, keys: new Set(), key: null, count: 0, depth }
-        : { kind: 'arr', value: [], path, count: 0, depth };
+        ? { kind: 'obj', value: {}, parent, keyInParent: key, keys: new Set(), key: null, count: 0, depth }
+        : { kind: 'arr', value: [], parent, keyInParent: key, count: 0, depth };
       stack.push(frame);
       return OPEN;
     }
     if (c === '"') return readString();
-    if (c === '-' || (c >= '0' && c <= '9')) return readNumber(path);
+    if (c === '-' || (c >= '0' && c <= '9')) return readNumber(where);
     return readLiteral();
   }
   function attach(v) {
@@ -134,7 +147,8 @@ function parse(text) {
     if (f.kind === 'arr') f.value.push(v);
     else {
       if (f.keys.has(f.key)) {
-        problems.push(`${pathKey(f.path, f.key)}: the key ${JSON.stringify(f.key)} is given twice`);
+        const k = f.key;
+        note(() => pathOf(f, k), `the key ${JSON.stringify(k)} is given twice`);
         f.dup = f.dup || new Set();
         f.dup.add(f.key);
       } else {
@@ -145,7 +159,7 @@ function parse(text) {
     f.count++;
   }
 
-  let v = readValue('$', 1);
+  let v = readValue(undefined, undefined, 1);
   if (v !== OPEN) attach(v);
   while (stack.length) {
     const f = stack[stack.length - 1];
@@ -159,7 +173,7 @@ function parse(text) {
         if (text[i] !== ',') fail('expected , or ]');
         i++;
       }
-      const val = readValue(pathKey(f.path, f.count), f.depth + 1);
+      const val = readValue(f, f.count, f.depth + 1);
       if (val !== OPEN) attach(val);
     } else {
       if (text[i] === '}') {
@@ -175,7 +189,7 @@ function parse(text) {
       ws();
       if (text[i] !== ':') fail('expected :');
       i++;
-      const val = readValue(pathKey(f.path, f.key), f.depth + 1);
+      const val = readValue(f, f.key, f.depth + 1);
       if (val !== OPEN) attach(val);
     }
   }
