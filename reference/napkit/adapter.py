@@ -30,6 +30,7 @@ from napkit.engine.game import Game
 from napkit.engine.hand import HandState
 from napkit.engine.match import MatchState, new_match
 from napkit.engine.state import CHANCE
+from napkit.engine.turns import act
 from napkit.errors import RuleError, SpecError, json_path
 from napkit.formats.records import hand_outcome
 from napkit.formats.values import FormatError, action_from_json, action_to_json
@@ -143,13 +144,7 @@ class Adapter:
         action = action_from_json(request["action"], ["action"])
         seat = request["seat"]
         try:
-            if not state.is_over():
-                turn = None if state.turn == CHANCE else state.turn
-                if seat != turn:
-                    # Out of turn, as napkit validate reports it (NAP-1.2.1: play goes round).
-                    return {"type": "refused", "rule": "NAP-1.2.1",
-                            "reason": f"it is {_who(turn)}'s turn, not {_who(seat)}'s"}
-            self.state = state.apply(action)
+            self.state = act(state, seat, action)  # the end, the turn, then the phase (NAP-1.3.4)
         except RuleError as exc:
             return {"type": "refused", "rule": exc.rule, "reason": exc.message}
         return {"type": "accepted"}
@@ -293,10 +288,6 @@ def _whole(value: object, path: list[str | int], minimum: int | None,
 
 def _game(request: JSONObject) -> Game:
     return Game.create(request["ruleset"], request["players"], request["options"])
-
-
-def _who(seat: int | None) -> str:
-    return "chance" if seat is None else f"seat {seat}"
 
 
 def _error(ident: int | None, message: str) -> JSONObject:

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import pytest
 from napkit.engine.actions import Action, Bid, NameTrumps, Pass, Play
-from napkit.engine.cards import DIAMONDS, SPADES, parse_card
+from napkit.engine.cards import DIAMONDS, HEARTS, SPADES, parse_card
 from napkit.engine.game import Game
 from napkit.engine.hand import HandState
 from napkit.engine.state import NO_TRUMPS
@@ -255,13 +255,24 @@ def test_blucher_must_lead_lowest_non_trump() -> None:
 
 def test_blucher_ties_and_lapse() -> None:
     """DEC-038: two cards of different suits tied for lowest non-trump may either be led
-    (NAP-7.2.3); with every card a trump, the obligation lapses (NAP-7.2.4)."""
+    (NAP-7.2.3). A declarer whose five cards are spades: under DEC-041 binds (the default) they
+    may not name spades (NAP-7.1.4) and must name another suit, so that every card is a
+    non-trump; under lapses they may, and with every card a trump the obligation lapses
+    (NAP-7.2.4)."""
     g = game()
     hands = ("AS KS 7H 7D 8H", "AH KH QH JH 10H", "2D 3D 4D 5D 6D", "2C 3C 4C 5C 6C")
     state = apply_all(deal(hands, 2, g), [Bid("napoleon"), Bid("wellington"), Bid("blucher"),
                                           Pass()]).apply(NameTrumps(SPADES))
     assert set(state.legal_actions()) == {Play(parse_card("7H")), Play(parse_card("7D"))}
-    all_trumps = blucher_declared(" ".join(TOP)).apply(NameTrumps(SPADES))
+    one_suit = blucher_declared(" ".join(TOP))
+    assert SPADES not in {a.suit for a in one_suit.legal_actions() if isinstance(a, NameTrumps)}
+    with pytest.raises(IllegalActionError) as err:
+        one_suit.apply(NameTrumps(SPADES))
+    assert err.value.rule == "NAP-7.1.4"
+    lowest = min(cards(" ".join(TOP)), key=lambda c: c % 13)  # the lowest spade, now a non-trump
+    assert one_suit.apply(NameTrumps(HEARTS)).legal_actions() == (Play(lowest),)
+    all_trumps = blucher_declared(" ".join(TOP), game(**{"blucher-one-suit": "lapses"})).apply(
+        NameTrumps(SPADES))
     assert set(all_trumps.legal_actions()) == {Play(c) for c in cards(" ".join(TOP))}
 
 

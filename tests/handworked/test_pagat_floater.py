@@ -50,7 +50,7 @@ from napkit.engine.actions import (
     Shuffle,
     TakeWidow,
 )
-from napkit.engine.cards import CLUBS, HEARTS, SPADES, mask_of, parse_card
+from napkit.engine.cards import CLUBS, DIAMONDS, HEARTS, SPADES, mask_of, parse_card
 from napkit.engine.game import Game
 from napkit.engine.hand import HandState
 from napkit.engine.match import MatchState, new_match
@@ -505,15 +505,15 @@ def test_with_bid_may_take_the_floater_and_discard_any_card() -> None:
     state = exchange_hand("nap-with")
     assert set(state.legal_actions()) == {TAKE, LEAVE}
     with pytest.raises(IllegalActionError) as err:
-        state.apply(NameTrumps(SPADES))  # naming comes after the exchange
-    assert err.value.rule == "NAP-6.3.1"
+        state.apply(NameTrumps(SPADES))  # naming comes after the exchange: the rule of that
+    assert err.value.rule == "NAP-6.3.2"  # order (DEC-092), not the exchange's own
     taken = state.apply(TAKE)
     six = "AS KS QS JS 9H " + FLOATER
     assert taken.hands[0] == mask_of(cards(six))
     assert set(taken.legal_actions()) == {Discard(c) for c in cards(six)}
     with pytest.raises(IllegalActionError) as err:
-        taken.apply(Discard(parse_card("AH")))  # not the declarer's card
-    assert err.value.rule == "NAP-6.3.1"
+        taken.apply(Discard(parse_card("AH")))  # not the declarer's card: only one's own
+    assert err.value.rule == "NAP-1.3.2"  # cards may be discarded
     done = taken.apply(Discard(parse_card("9H")))
     assert done.hands[0] == mask_of(cards("AS KS QS JS " + FLOATER))
     assert set(done.legal_actions()) == {NameTrumps(s) for s in range(4)}
@@ -606,12 +606,29 @@ LEADS = [
     ("wellington-with", "AS KS QS 9D 10H", "AH KH QH JH 9H", SPADES, "9D"),
     # The 9H and 9D tie for lowest non-trump: the declarer chooses (NAP-7.2.3, DEC-091).
     ("wellington-without", "AS KS QS 9H 9D", "AH KH QH JH 10H", SPADES, "9H 9D"),
-    # Five spades and spades named: no non-trump, the obligation lapses (NAP-7.2.4, DEC-091).
-    ("wellington-without", "AS KS QS JS 10S", "AH KH QH JH 10H", SPADES, "AS KS QS JS 10S"),
-    # The same five spades with hearts named, as 004 L100 advises: every card is a non-trump;
-    # the lowest is the 10S.
+    # Five spades with hearts named, the only naming 004 L100 leaves them (NAP-7.1.4): every
+    # card is a non-trump; the lowest is the 10S.
     ("wellington-without", "AS KS QS JS 10S", "AH KH QH JH 10H", HEARTS, "10S"),
 ]
+
+
+def test_wellington_of_one_suit_must_name_another() -> None:
+    """004 L100: a Wellington declarer whose five cards are all spades has one legal choice of
+    trumps, a suit other than spades (NAP-7.1.4, naming.non_trump_duty = binds). Naming spades
+    is refused under NAP-7.1.4; hearts, diamonds and clubs (void suits, allowed by NAP-7.1.2)
+    are the legal namings. A Bonaparte declarer with the same cards is under no such duty and
+    may name spades."""
+    hands = rotate(("AS KS QS JS 10S", "AH KH QH JH 10H", THIRD, FOURTH), 0)
+    state = dealt(game(), dealer=DEALER, hands=hands, packets=PACKETS, widow="9C", lowest=NINE,
+                  pool=4)
+    naming = apply_all(state, bids("wellington-without", None, None, None))
+    assert naming.phase_name == "naming"
+    assert set(naming.legal_actions()) == {NameTrumps(s) for s in (HEARTS, DIAMONDS, CLUBS)}
+    with pytest.raises(IllegalActionError) as err:
+        naming.apply(NameTrumps(SPADES))
+    assert err.value.rule == "NAP-7.1.4"
+    bonaparte = apply_all(state, bids("bonaparte-without", None, None, None))
+    assert NameTrumps(SPADES) in bonaparte.legal_actions()
 
 
 @pytest.mark.parametrize(("bid", "mine", "left", "named", "allowed"), LEADS)

@@ -254,8 +254,8 @@ def test_purchase_fails_and_the_pool_is_carried() -> None:
     # DEC-080: purchases come before the bidding; seat 0 may not bid yet.
     (Bid("three"), "NAP-6.2.1"),
     (Pass(), "NAP-6.2.1"),
-    # One may discard only cards one holds (NAP-6.2.1): seat 0 has no AH (seat 1 has).
-    (Buy(mask_of(cards("AH"))), "NAP-6.2.1"),
+    # One may discard only cards one holds (NAP-1.3.2): seat 0 has no AH (seat 1 has).
+    (Buy(mask_of(cards("AH"))), "NAP-1.3.2"),
 ])
 def test_illegal_purchase(action: Action, rule: str) -> None:
     state = deal(game(), BUYING)

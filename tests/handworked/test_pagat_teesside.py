@@ -416,12 +416,13 @@ def test_wellington_tied_lowest_non_trumps_are_both_allowed() -> None:
 
 
 def test_wellington_with_only_trumps() -> None:
-    """004 L100: a Wellington declarer holding five cards of one suit. Named that suit, they hold
-    no non-trump: the obligation lapses and any card may be led (DEC-091, NAP-7.2.4). Named
-    another suit, as L100 advises, every card is a non-trump and the lowest, the 10S, must be
-    led."""
-    state = _name(deal_layout(game(), "ladder-5", 0), "wellington-without", SPADES)
-    assert _leads(state) == set(cards(LADDER[5][0]))
+    """004 L100: a Wellington declarer holding five cards of one suit may not name that suit
+    (its only legal option is another suit; NAP-7.1.4, kept by the Teesside version, which
+    extends the floater game). Named spades is refused under NAP-7.1.4. Named hearts, every
+    card is a non-trump and the lowest, the 10S, must be led."""
+    with pytest.raises(IllegalActionError) as err:
+        _name(deal_layout(game(), "ladder-5", 0), "wellington-without", SPADES)
+    assert err.value.rule == "NAP-7.1.4"
     state = _name(deal_layout(game(), "ladder-5", 0), "wellington-without", HEARTS)
     assert _leads(state) == {parse_card("10S")}
 

@@ -1,11 +1,17 @@
-"""The coverage matrix: for every rule of the law book that governs play, how many conformance
-cases exercise it in each ruleset.
+"""The coverage matrices: for every rule of the law book that governs play, how many conformance
+cases exercise it in each ruleset; and for every refusal the law book defines (NAP-1.3, the
+``refusals`` of its rules), how many illegal cases of each ruleset test it.
 
 Rows are the law book's play rules, in its order; columns are the rulesets. A cell holds the
 number of cases of that ruleset tagged with that rule; it is ``-`` where the ruleset does not
 have the rule in force, and **empty** where it has the rule in force and no case tags it: a
 hole in the suite, which a test refuses (issue 6: every rule that governs play has a case in
 every ruleset where it applies).
+
+The breach matrix has a row per refusal: ``-`` where its rule is not in force, ``n/a`` where the
+ruleset cannot offer what the refusal needs under any choice of its options (the law book's
+``needs``, :func:`napkit.spec.rulesets.can_meet`), else the number of illegal cases tagged
+``breach-ID``; empty is a hole (issue 14).
 """
 
 from __future__ import annotations
@@ -26,11 +32,18 @@ class Tagged(Protocol):
     @property
     def rules(self) -> Sequence[str]: ...
 
+    @property
+    def tags(self) -> Sequence[str]: ...
+
 
 def _fields(case: Tagged | Mapping[str, Any]) -> tuple[str, Sequence[str]]:
     if isinstance(case, Mapping):
         return str(case["ruleset"]), list(case["rules"])
     return case.ruleset, case.rules
+
+
+def _tags(case: Tagged | Mapping[str, Any]) -> Sequence[str]:
+    return list(case["tags"]) if isinstance(case, Mapping) else case.tags
 
 
 def counts(cases: Iterable[Tagged | Mapping[str, Any]]) -> Counter[tuple[str, str]]:
@@ -81,21 +94,78 @@ def main_matrix(cases: Iterable[Tagged | Mapping[str, Any]],
         rows.append(row)
     rows.append(["cases", *(str(totals[r.id]) for r in rulesets)])
 
-    widths = [max(len(line[i]) for line in [header, *rows]) for i in range(len(header))]
+    lines = _table(header, rows[:-1], rows[-1])
+    if holes:
+        lines.append(f"empty cells ({len(holes)}): " + ", ".join(holes))
+    else:
+        lines.append(f"no empty cell: every play rule in force in each of the {len(rulesets)} "
+                     f"rulesets has a case ({len(cases)} cases)")
+    return lines, bool(holes)
+
+
+def _table(header: list[str], rows: list[list[str]], total: list[str] | None) -> list[str]:
+    """Rows under a header, the first column left-aligned and the rest right-aligned."""
+    every = [header, *rows, *([total] if total else [])]
+    widths = [max(len(line[i]) for line in every) for i in range(len(header))]
 
     def render(line: list[str]) -> str:
         cells = [line[0].ljust(widths[0])]
         cells += [cell.rjust(width) for cell, width in zip(line[1:], widths[1:], strict=True)]
         return "  ".join(cells).rstrip()
 
-    lines = [render(header), render(["-" * w for w in widths])]
-    lines += [render(row) for row in rows[:-1]]
-    lines += [render(["-" * w for w in widths]), render(rows[-1])]
+    rule = render(["-" * w for w in widths])
+    lines = [render(header), rule, *(render(row) for row in rows)]
+    return lines + [rule, render(total)] if total else lines
+
+
+def breach_counts(cases: Iterable[Tagged | Mapping[str, Any]]) -> Counter[tuple[str, str]]:
+    """(ruleset, refusal id) -> the number of cases of that ruleset tagged ``breach-ID``."""
+    found: Counter[tuple[str, str]] = Counter()
+    for case in cases:
+        ruleset = _fields(case)[0]
+        for tag in set(_tags(case)):
+            if tag.startswith("breach-"):
+                found[ruleset, tag[len("breach-"):]] += 1
+    return found
+
+
+def breach_cell(spec: Spec, refusal: str, ruleset: str, found: Counter[tuple[str, str]]) -> str:
+    """A cell of the breach matrix: ``-`` (rule not in force), ``n/a`` (cannot arise there), a
+    count, or ``""`` (a hole)."""
+    from napkit.spec.rulesets import can_meet
+
+    rule, what = spec.lawbook.refusals[refusal]
+    entry = spec.rulesets[ruleset]
+    if rule.id not in entry.rules:
+        return "-"
+    if not all(can_meet(entry.params, need) for need in what.needs):
+        return "n/a"
+    return str(found[ruleset, refusal]) if found[ruleset, refusal] else ""
+
+
+def breach_matrix(cases: Iterable[Tagged | Mapping[str, Any]],
+                  spec: Spec | None = None) -> tuple[list[str], bool]:
+    """The refusal-by-ruleset matrix of illegal-case counts as lines of text, and whether any
+    cell is empty (a refusal that can arise in a ruleset and that no case of it tests)."""
+    spec = spec or _spec()
+    found = breach_counts(cases)
+    rulesets = list(spec.rulesets)
+    rows: list[list[str]] = []
+    holes: list[str] = []
+    for refusal, (rule, _) in spec.lawbook.refusals.items():
+        row = [f"{refusal} ({rule.id})"]
+        for ruleset in rulesets:
+            cell = breach_cell(spec, refusal, ruleset, found)
+            row.append(cell)
+            if not cell:
+                holes.append(f"{refusal} in {ruleset}")
+        rows.append(row)
+    lines = _table(["refusal (rule)", *rulesets], rows, None)
     if holes:
         lines.append(f"empty cells ({len(holes)}): " + ", ".join(holes))
     else:
-        lines.append(f"no empty cell: every play rule in force in each of the {len(rulesets)} "
-                     f"rulesets has a case ({len(cases)} cases)")
+        lines.append(f"no empty cell: each of the {len(rows)} refusals of the law book has an "
+                     f"illegal case in every ruleset where it can arise")
     return lines, bool(holes)
 
 
@@ -105,4 +175,4 @@ def _spec() -> Spec:
     return default_spec()
 
 
-__all__ = ["Tagged", "counts", "empty_cells", "main_matrix"]
+__all__ = ["Tagged", "breach_counts", "breach_matrix", "counts", "empty_cells", "main_matrix"]

@@ -46,10 +46,22 @@ def biddable(state: HandData) -> list[BidRule]:
 
     The bids the player to speak may make: those of the ruleset's list (lowest first, as
     resolved for the options in play) that rank above the highest bid so far and whose
-    requirements are met.
+    requirements are met; not a bid with the widow by a player who has not seen it, where the
+    ruleset keeps those bids to players who have (NAP-5.2.4).
     """
     a = state.auction
-    return [b for b in state.game.rules.bids[a.high + 1:] if _requirements_met(b, a.made)]
+    blind = bids_blind(state)
+    return [b for b in state.game.rules.bids[a.high + 1:]
+            if _requirements_met(b, a.made) and not (blind and b.widow == "with")]
+
+
+def bids_blind(state: HandData) -> bool:
+    """Implements: NAP-5.2.4.
+
+    Whether the player to speak may not bid with the widow: the ruleset keeps such bids to
+    players who have seen it, and this one has not."""
+    peek = state.game.rules.peek
+    return peek is not None and peek.with_bids_seen_only and not state.seen >> state.turn & 1
 
 
 def legal_calls(state: HandData) -> tuple[Action, ...]:
@@ -57,7 +69,7 @@ def legal_calls(state: HandData) -> tuple[Action, ...]:
     peek = widow.can_peek(state, state.turn)
     # The calls legal depend on nothing else (biddable reads only these): kept in the game's
     # memo, since a table meets the same few points of the auction hand after hand.
-    key = ("calls", a.high, a.made, peek)
+    key = ("calls", a.high, a.made, peek, bids_blind(state))
     memo = state.game.memo
     found = memo.get(key)
     if found is None:
@@ -83,6 +95,10 @@ def _refuse_bid(state: HandData, action: Bid) -> IllegalActionError:
         return IllegalActionError(
             "NAP-5.2.1", f"{rules.bids[index].name} does not rank above the highest bid so far, "
                          f"{rules.bids[a.high].name}")
+    if bids_blind(state) and rules.bids[index].widow == "with":
+        return IllegalActionError(
+            "NAP-5.2.4", f"{rules.bids[index].name} is a bid with the {rules.widow_name}: only a "
+                         f"player who has seen it may make it")
     needs = " and ".join(
         " or ".join(b.name for b in rules.bids if group >> b.index & 1) or "a bid not in this game"
         for group in rules.bids[index].requires)
@@ -104,7 +120,8 @@ def apply_call(state: H, action: Action) -> H:
         bid_id = cast(Bid, action).bid
         index = state.game.bid_index.get(bid_id, -1)
         bid = state.game.rules.bids[index] if index >= 0 else None
-        if bid is None or index <= high or not _requirements_met(bid, made):
+        if bid is None or index <= high or not _requirements_met(bid, made) or (
+                bid.widow == "with" and bids_blind(state)):
             raise _refuse_bid(state, cast(Bid, action))
         high, high_seat, made = index, seat, made | 1 << index
         if rnd == 1:

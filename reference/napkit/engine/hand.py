@@ -219,12 +219,14 @@ def _next(state: HandState) -> HandState:
 # --- sending each action to its phase ---------------------------------------------------
 
 def over_error(state: HandData) -> IllegalActionError:
-    """The refusal of any action once a hand is over: a thrown-in hand is not played at all
+    """Implements: NAP-1.3.3.
+
+    The refusal of any action once a hand is over: a thrown-in hand is not played at all
     (NAP-5.3.2); a played hand ends with its fifth trick (NAP-8.3.1)."""
     if state.result is not None and state.result.thrown_in:
-        return IllegalActionError("NAP-5.3.2", "the hand was thrown in: nobody bid, so it is "
+        return IllegalActionError("NAP-1.3.3", "the hand was thrown in: nobody bid, so it is "
                                                "not played and no action can be taken")
-    return IllegalActionError("NAP-8.3.1", "the hand is over: all five tricks have been played")
+    return IllegalActionError("NAP-1.3.3", "the hand is over: all five tricks have been played")
 
 
 class _Bidding(HandState):

@@ -119,7 +119,7 @@ class MatchState(NamedTuple):
             return _prepare(self, action)
         if self.phase == ANTES:
             return _ante(self, action)
-        raise IllegalActionError("NAP-10.4.1", "the match is over")
+        raise IllegalActionError("NAP-1.3.3", "the match is over")  # nothing after the end
 
     def sample_chance(self, rng: random.Random) -> ChanceAction:
         if self.phase == HAND and self.hand is not None:

@@ -163,7 +163,7 @@ def refusal(state: HandData, card: object) -> IllegalActionError:
     if not (type(card) is int and 0 <= card < 52):
         return IllegalActionError("NAP-2.1.1", f"{card!r} is not a card")
     if not hand >> card & 1:
-        return IllegalActionError("NAP-4.2.1", f"seat {seat} does not hold {card_words(card)}")
+        return IllegalActionError("NAP-1.3.2", f"seat {seat} does not hold {card_words(card)}")
     if state.trick:
         led = state.trick[0] // 13
         held = hand & SUIT_BITS[led]

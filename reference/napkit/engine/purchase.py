@@ -80,7 +80,7 @@ def apply_buy(state: H, action: Action) -> H:
     hand = state.hands[seat]
     cards = action.cards
     if cards & ~hand:
-        raise IllegalActionError("NAP-6.2.1",
+        raise IllegalActionError("NAP-1.3.2",
                                  f"seat {seat} does not hold {names(cards & ~hand)}")
     log = (state.log, (seat, action))
     if cards == 0:

@@ -28,6 +28,8 @@ PeekDealer = Literal["pays", "free"]
 ShortStock = Literal["limit", "reshuffle-discards"]
 ExchangeWhen = Literal["any-contract", "bid-with"]
 VoidSuit = Literal["allowed", "not-allowed"]
+NonTrumpDuty = Literal["binds", "lapses"]
+WithBids = Literal["anyone", "seen-only"]
 PrepHow = Literal["shuffle", "gather-and-cut"]
 PoolDoubling = Literal["bidder-matches-pool", "players-re-ante"]
 PoolEnd = Literal["unclaimed", "split-equally"]
@@ -52,6 +54,8 @@ SWITCHES: dict[str, object] = {
     "params/purchase/short_stock": ShortStock,
     "params/exchange/when": ExchangeWhen,
     "params/naming/void_suit": VoidSuit,
+    "params/naming/non_trump_duty": NonTrumpDuty,
+    "params/peek/with_bids": WithBids,
     "prepHow": PrepHow,
     "poolDoubling": PoolDoubling,
     "poolEnd": PoolEnd,
@@ -143,6 +147,7 @@ class PeekRules:
 
     cost: int
     dealer_free: bool
+    with_bids_seen_only: bool = False  # only a player who has seen the widow bids with it
 
 
 @dataclass(frozen=True, slots=True)
@@ -190,6 +195,7 @@ class Rules:
     naming_void_allowed: bool
     bids: tuple[BidRule, ...]
     match: MatchRules
+    naming_non_trump_binds: bool = False  # NAP-7.1.4: a non-trump lead duty limits naming
 
     @property
     def widow_name(self) -> str:
@@ -382,7 +388,9 @@ def compile_rules(params: Mapping[str, object], file: str = "<ruleset>") -> Rule
                                      ThrowInStakes, "$.throw_in.stakes")),
         peek=None if peek is None else PeekRules(
             cost=r.integer(pk.get("cost"), "$.peek.cost"),
-            dealer_free=r.switch(pk.get("dealer", "pays"), PeekDealer, "$.peek.dealer") == "free"),
+            dealer_free=r.switch(pk.get("dealer", "pays"), PeekDealer, "$.peek.dealer") == "free",
+            with_bids_seen_only=r.switch(pk.get("with_bids", "anyone"), WithBids,
+                                         "$.peek.with_bids") == "seen-only"),
         purchase=None if purchase is None else PurchaseRules(
             cost=r.integer(pu.get("cost"), "$.purchase.cost"),
             short_stock=(r.switch(pu.get("short_stock", "limit"), ShortStock,
@@ -392,6 +400,8 @@ def compile_rules(params: Mapping[str, object], file: str = "<ruleset>") -> Rule
             take=(r.switch(ex.get("take", "may"), ExchangeTake, "$.exchange.take"))),
         naming_void_allowed=r.switch(naming.get("void_suit", "allowed"), VoidSuit,
                                      "$.naming.void_suit") == "allowed",
+        naming_non_trump_binds=r.switch(naming.get("non_trump_duty", "lapses"), NonTrumpDuty,
+                                        "$.naming.non_trump_duty") == "binds",
         bids=_bids(r, params.get("bids")),
         match=MatchRules(
             end=(r.switch(match.get("end"), MatchEnd, "$.match.end")),

@@ -28,11 +28,25 @@ def start(state: H) -> H:
 
 def nameable(state: HandData) -> int:
     """The suits (a 4-bit mask) the declarer may name: any, or only those held where the
-    ruleset forbids naming a void suit (NAP-7.1.2)."""
-    if state.game.rules.naming_void_allowed:
-        return 0b1111
+    ruleset forbids naming a void suit (NAP-7.1.2); and not the one suit they hold where a
+    duty to lead a non-trump binds the naming (NAP-7.1.4)."""
+    rules = state.game.rules
     hand = state.hands[state.declarer]
-    return sum(1 << s for s in range(4) if hand & SUIT_BITS[s])
+    held = sum(1 << s for s in range(4) if hand & SUIT_BITS[s])
+    suits = 0b1111 if rules.naming_void_allowed else held
+    if _one_suit_barred(state, held):
+        suits &= ~held
+    return suits
+
+
+def _one_suit_barred(state: HandData, held: int) -> bool:
+    """Implements: NAP-7.1.4.
+
+    Whether the declarer, holding cards of one suit only (``held`` has one bit), may not name
+    it: where the ruleset binds the naming to a contract's duty to lead a non-trump."""
+    rules = state.game.rules
+    return (rules.naming_non_trump_binds and held.bit_count() == 1
+            and rules.bids[state.contract].lead == "lowest-non-trump")
 
 
 def legal_names(state: HandData) -> tuple[Action, ...]:
@@ -52,6 +66,11 @@ def apply_name(state: H, action: Action) -> H:
     if not (isinstance(suit, int) and 0 <= suit < 4):
         raise IllegalActionError("NAP-7.1.2", f"{suit!r} is not a suit")
     if not nameable(state) >> suit & 1:
+        if state.hands[state.declarer] & SUIT_BITS[suit]:
+            raise IllegalActionError(
+                "NAP-7.1.4", f"every card the declarer holds is a {SUIT_NAMES[suit][:-1]}, and "
+                             f"the contract's first lead must be a non-trump: another suit must "
+                             f"be named")
         raise IllegalActionError(
             "NAP-7.1.2", f"the declarer holds no {SUIT_NAMES[suit]} and may not name a void suit")
     return replace(state, trumps=suit, turn=NOBODY, log=(state.log, (state.declarer, action)))

@@ -10,6 +10,7 @@ from napkit.engine.actions import (
     Action,
     Discard,
     LeaveWidow,
+    NameTrumps,
     TakeWidow,
 )
 from napkit.engine.cards import card_words
@@ -103,8 +104,19 @@ def apply_exchange(state: H, action: Action) -> H:
         return _take(replace(state, log=log), keep=0)
     if isinstance(action, LeaveWidow):
         return replace(state, log=log, turn=NOBODY)
-    raise IllegalActionError("NAP-6.3.1",
-                             f"the declarer is to take or leave the widow, not to {action}")
+    raise _naming_first(state, action) or IllegalActionError(
+        "NAP-6.3.1", f"the declarer is to take or leave the widow, not to {action}")
+
+
+def _naming_first(state: HandData, action: Action) -> IllegalActionError | None:
+    """Implements: NAP-6.3.2.
+
+    Trumps named before the exchange is done, where the contract's trumps are named: refused
+    under the rule that puts the exchange first, not as any other wrong action."""
+    if isinstance(action, NameTrumps) and state.game.rules.bids[state.contract].trumps == "named":
+        return IllegalActionError("NAP-6.3.2", "the exchange comes first: trumps are named once "
+                                               "the declarer's five cards are settled")
+    return None
 
 
 def legal_discards(state: HandData) -> tuple[Action, ...]:
@@ -116,12 +128,12 @@ def apply_discard(state: H, action: Action) -> H:
     """Discard one card face down after taking the widow (NAP-6.3.1)."""
     declarer = state.turn
     if not isinstance(action, Discard):
-        raise IllegalActionError("NAP-6.3.1",
-                                 f"the declarer is to discard one card, not to {action}")
+        raise _naming_first(state, action) or IllegalActionError(
+            "NAP-6.3.1", f"the declarer is to discard one card, not to {action}")
     card = action.card
     hand = state.hands[declarer]
     if not (isinstance(card, int) and 0 <= card < 52 and hand >> card & 1):
-        raise IllegalActionError("NAP-6.3.1", f"the declarer does not hold {_words(card)}")
+        raise IllegalActionError("NAP-1.3.2", f"the declarer does not hold {_words(card)}")
     if state.pending >> card & 1:
         raise IllegalActionError(
             "NAP-6.3.1", f"a declarer who must take the {state.game.rules.widow_name} discards "

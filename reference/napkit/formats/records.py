@@ -19,10 +19,11 @@ from typing import Any, TypeVar
 from napkit.engine.actions import Action, Deal, Pass, Play
 from napkit.engine.cards import CARD_NAMES
 from napkit.engine.game import Game
-from napkit.engine.hand import HandState, over_error
+from napkit.engine.hand import HandState
 from napkit.engine.match import MatchState, new_match
 from napkit.engine.settlement import net
 from napkit.engine.state import CHANCE, POOL, Payment
+from napkit.engine.turns import turn_refusal
 from napkit.errors import RuleError, SetupError, json_path
 from napkit.formats.values import (
     FormatError,
@@ -208,7 +209,7 @@ def match_actions(match: MatchState) -> list[tuple[int, Action]]:
 S = TypeVar("S", HandState, MatchState)
 
 
-def _replay_steps(state: S, steps: list[Any], over_rule: str, problems: list[Problem]) -> S | None:
+def _replay_steps(state: S, steps: list[Any], problems: list[Problem]) -> S | None:
     """Apply recorded steps in turn, stopping at the first that breaks a rule or the format."""
     for i, step in enumerate(steps):
         where: list[str | int] = ["actions", i]
@@ -217,16 +218,14 @@ def _replay_steps(state: S, steps: list[Any], over_rule: str, problems: list[Pro
         except FormatError as exc:
             problems.append(Problem(exc.path, None, exc.message))
             return None
-        if state.is_over():
-            rule = over_error(state).rule if isinstance(state, HandState) else over_rule
-            problems.append(Problem(json_path(where), rule,
+        if state.is_over():  # nothing after the end (NAP-1.3.3), whoever acts
+            problems.append(Problem(json_path(where), "NAP-1.3.3",
                                     "play is already over; this action is one too many"))
             return None
-        seat = step["seat"]
-        expected = None if state.turn == CHANCE else state.turn
-        if seat != expected:
-            problems.append(Problem(json_path([*where, "seat"]), "NAP-1.2.1",
-                                    f"it is {_who(expected)}'s turn, not {_who(seat)}'s"))
+        out_of_turn = turn_refusal(state.turn, step["seat"])
+        if out_of_turn is not None:
+            problems.append(Problem(json_path([*where, "seat"]), out_of_turn.rule,
+                                    out_of_turn.message))
             return None
         try:
             state = state.apply(action)
@@ -235,9 +234,6 @@ def _replay_steps(state: S, steps: list[Any], over_rule: str, problems: list[Pro
             return None
     return state
 
-
-def _who(seat: object) -> str:
-    return "chance" if seat is None else f"seat {seat}"
 
 
 # --- checking -----------------------------------------------------------------------------------
@@ -284,7 +280,7 @@ def replay_hand(record: Mapping[str, Any], problems: list[Problem],
     except RuleError as exc:
         problems.append(Problem("$.deal", exc.rule, exc.message))
         return None
-    replayed = _replay_steps(state, record["actions"], "NAP-8.3.1", problems)
+    replayed = _replay_steps(state, record["actions"], problems)
     if replayed is None:
         return None
     state = replayed
@@ -352,7 +348,7 @@ def replay_match(record: Mapping[str, Any], problems: list[Problem]) -> MatchSta
     except SetupError as exc:
         problems.append(Problem("$.hands", exc.rule, exc.message))
         return None
-    return _replay_steps(match, record["actions"], "NAP-10.4.1", problems)
+    return _replay_steps(match, record["actions"], problems)
 
 
 def check_match_record(record: Mapping[str, Any]) -> list[Problem]:

@@ -15,6 +15,17 @@ CHAPTER_FILE = re.compile(r"^([0-9]{2})-[a-z0-9]+(?:-[a-z0-9]+)*\.toml$")
 
 
 @dataclass(frozen=True)
+class Refusal:
+    """One way of breaking a rule that is refused under it (NAP-1.3): its id (the tag
+    ``breach-ID`` of the conformance cases that test it), what the act is, and what a ruleset
+    must offer for it to arise (see :func:`napkit.spec.rulesets.can_meet`)."""
+
+    id: str
+    text: str
+    needs: tuple[str, ...]
+
+
+@dataclass(frozen=True)
 class Rule:
     """One numbered rule, with where it sits in the book."""
 
@@ -29,6 +40,7 @@ class Rule:
     section_title: str
     file: str
     where: str  # JSON path of the rule in its chapter file
+    refusals: tuple[Refusal, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -71,6 +83,15 @@ class LawBook:
 
     def get(self, rule_id: str) -> Rule | None:
         return self.rules.get(rule_id)
+
+    @cached_property
+    def refusals(self) -> Mapping[str, tuple[Rule, Refusal]]:
+        """Every refusal the book defines, by id, with its rule, in book order."""
+        found: dict[str, tuple[Rule, Refusal]] = {}
+        for rule in self:
+            for refusal in rule.refusals:
+                found.setdefault(refusal.id, (rule, refusal))
+        return found
 
     @cached_property
     def _order(self) -> Mapping[str, int]:
@@ -118,6 +139,7 @@ def chapter_from_document(document: JSONObject, path: Path, shown: str) -> Chapt
                 section_title=section_title,
                 file=shown,
                 where=json_path(["sections", i, "rules", j]),
+                refusals=tuple(_refusal(r) for r in _list(raw_rule.get("refusals", []))),
             ))
         intro = raw_section.get("intro")
         sections.append(Section(section_id, section_title,
@@ -125,6 +147,16 @@ def chapter_from_document(document: JSONObject, path: Path, shown: str) -> Chapt
                                 tuple(rules), json_path(["sections", i])))
     return Chapter(chapter_id, _str(document["title"]), _str(document["intro"]), tuple(sections),
                    shown, path.name)
+
+
+def _list(value: object) -> list[object]:
+    assert isinstance(value, list)
+    return value
+
+
+def _refusal(raw: object) -> Refusal:
+    assert isinstance(raw, dict)
+    return Refusal(_str(raw["id"]), _str(raw["text"]), _strs(raw.get("needs", [])))
 
 
 def _str(value: object) -> str:
@@ -179,6 +211,14 @@ def check_lawbook(book: LawBook) -> list[SpecError]:
             elif target == rule.id:
                 errors.append(SpecError(rule.file, f"{rule.where}.see[{k}]",
                                         f"rule {rule.id} refers to itself"))
+    refusals: dict[str, str] = {}
+    for rule in book:
+        for k, refusal in enumerate(rule.refusals):
+            if refusal.id in refusals:
+                errors.append(SpecError(rule.file, f"{rule.where}.refusals[{k}].id",
+                                        f"refusal {refusal.id} is already defined by "
+                                        f"{refusals[refusal.id]}"))
+            refusals.setdefault(refusal.id, rule.id)
     return errors
 
 

@@ -8,6 +8,7 @@ its parameters into the plain values the engine reads, for one choice of every o
 from __future__ import annotations
 
 import itertools
+import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -304,3 +305,52 @@ def _option(name: str, spec: JSONObject, file: str, register: Register) -> Optio
     return Option(name, str(spec["title"]), str(spec["rule"]),
                   {str(k): str(v) for k, v in choices.items()}, str(spec["default"]),
                   tuple(Citation.parse(str(c)) for c in cite), None, file)
+
+
+# --- what a ruleset can offer -----------------------------------------------------------------
+NEED = re.compile(r"^(!?)([a-z_]+(?:\[\*\])?(?:\.[a-z_]+)*)(?:(=|!=)([a-z0-9-]+))?$")
+
+
+def possible_values(value: JSON, path: list[str]) -> Iterator[JSON]:
+    """Every value the parameter at ``path`` can take under some choice of options: each case
+    of a switch, each bid for ``bids[*]``; None where it is absent."""
+    if isinstance(value, dict) and is_switch(value):
+        cases = value["cases"]
+        assert isinstance(cases, dict)
+        for case in cases.values():
+            yield from possible_values(case, path)
+        return
+    if not path:
+        yield value
+        return
+    head, rest = path[0], path[1:]
+    if head.endswith("[*]"):
+        items = value.get(head[:-3]) if isinstance(value, dict) else None
+        if isinstance(items, list):
+            for item in items:
+                yield from possible_values(item, rest)
+        return
+    yield from possible_values(value.get(head) if isinstance(value, dict) else None, rest)
+
+
+def _word(value: JSON) -> str:
+    return ("true" if value else "false") if isinstance(value, bool) else str(value)
+
+
+def can_meet(params: JSONObject, need: str) -> bool:
+    """Whether some choice of options gives ``params`` what ``need`` asks (a refusal's needs in
+    the law book): ``PATH`` given and not null (a list not empty), ``!PATH`` absent or null,
+    ``PATH=VALUE``, ``PATH!=VALUE`` (given, and another value)."""
+    match = NEED.match(need)
+    if match is None:
+        raise ValueError(f"not a condition on params: {need!r}")
+    negated, path, op, wanted = match.groups()
+    values = list(possible_values(params, path.split(".")))
+    given = [v for v in values if v is not None and v != []]
+    if negated:
+        return len(given) < len(values) or not values
+    if op is None:
+        return bool(given)
+    if op == "=":
+        return any(_word(v) == wanted for v in given)
+    return any(_word(v) != wanted for v in given)
