@@ -343,28 +343,37 @@ class Hand {
   }
 
   // The rule that says what the seat to act does now, for refusals of the wrong kind of action
-  // in the play: not NAP-8.1.1 (following suit) for a lead.
+  // in the play (NAP-1.3.4 (3)): not NAP-8.1.1 (following suit) for a lead.
   playRule() {
     if (this.trick.length > 0) return 'NAP-8.1.1'; // following to a trick
     return this.tricks.length === 0 ? 'NAP-7.2.1' : 'NAP-8.1.3'; // the opening lead, a later lead
   }
 
+  // NAP-1.3.4: an action that breaks several rules is refused under the first it breaks:
+  // (1) NAP-1.3.3, nothing after the end; (2) NAP-1.3.1, only the one to act; (3) the phase's
+  // rule for the kind of action due (NAP-4.2.2 the deal, NAP-5.2.1 a call, NAP-7.2.1 / NAP-8.1.3
+  // / NAP-8.1.1 a card to the trick); (4) NAP-1.3.2, only one's own cards; (5) the phase's other
+  // rules in the law book's order. The checks below, and those of each phase, run in that order.
   apply(seat, action) {
-    if (this.phase !== 'over') inTurn(this.turn(), seat);
+    if (this.phase === 'over') {
+      // NAP-1.3.3: the hand is over, thrown in (NAP-5.3.2) or played out (NAP-8.3.1); nothing
+      // more is done in it, whoever offers it (chance too, and a seat that was never to act).
+      if (this.result.thrown_in) return refuse('NAP-1.3.3', 'the hand was thrown in and is over; no action can be taken');
+      return refuse('NAP-1.3.3', 'all five tricks have been played; no action can be taken');
+    }
+    inTurn(this.turn(), seat); // NAP-1.3.1
     switch (this.phase) {
       case 'deal': return this.applyDeal(seat, action);
       case 'auction': return this.applyAuction(seat, action);
-      case 'play': return this.applyPlay(seat, action);
-      default:
-        // The hand is over: thrown in (NAP-5.3.2: it is not played) or played out (NAP-8.3.1).
-        if (this.result.thrown_in) return refuse('NAP-5.3.2', 'the hand was thrown in and is over; no action can be taken');
-        return refuse('NAP-8.3.1', 'all five tricks have been played; no action can be taken');
+      default: return this.applyPlay(seat, action);
     }
   }
 
   // NAP-4.2: the pack is dealt from the top, clockwise from the dealer's left, in the rounds of
   // the packets option (DEC-001: one card at a time, 3 then 2, or 2 then 3) until each has five
   // (NAP-4.2.1); the rest is the stock (NAP-4.2.3).
+  // Chance must deal (NAP-4.2.2, the kind of action, NAP-1.3.4 (3)), from this hand's pack
+  // (NAP-2.2.1).
   applyDeal(seat, action) {
     if (action.type !== 'deal') {
       return refuse('NAP-4.2.2', `the cards must be dealt first, not ${describeAction(action)}`);
@@ -391,7 +400,9 @@ class Hand {
     this.speaker = 0; // NAP-5.1.1: the player on the dealer's left speaks first
   }
 
-  // NAP-5.1: one round (L27), each player speaks once, from the dealer's left.
+  // NAP-5.1: one round (L27), each player speaks once, from the dealer's left. A call is due
+  // (NAP-5.2.1, the kind of action, NAP-1.3.4 (3)); then a bid must be one of classic's
+  // (NAP-5.2.2), rank above the highest so far (NAP-5.2.1) and have its earlier bids (NAP-5.2.5).
   applyAuction(seat, action) {
     if (action.type === 'bid') {
       const rank = BID_RANK.get(action.bid);
@@ -435,8 +446,11 @@ class Hand {
     const card = action.card;
     const held = this.hands[seat];
     if (!held.includes(card)) {
-      // NAP-4.2.1: a player's cards are the five dealt to them.
-      return refuse('NAP-4.2.1', `seat ${seat} does not hold the ${cardWords(card)}`);
+      // NAP-1.3.2: only a card the player holds now (not another's, one already played, one of
+      // the stock, or one outside this hand's pack). After the kind of action (NAP-1.3.4 (3)),
+      // before following suit (NAP-1.3.4 (5)).
+      const where = this.table.packSet.has(card) ? '' : ` (it is not in this hand's ${this.table.pack.length}-card pack)`;
+      return refuse('NAP-1.3.2', `seat ${seat} does not hold the ${cardWords(card)}${where}`);
     }
     if (this.trick.length > 0) {
       const led = suitOf(this.trick[0].card);
@@ -546,17 +560,18 @@ class Hand {
   }
 }
 
-// NAP-1.2.1: dealing, bidding and play go round the table, each in turn; an action by anyone
-// but the one whose turn it is (chance, or a seat) is out of turn. Several rules say whose turn
-// it is in each phase (NAP-5.1.1 and NAP-5.1.2 in the auction, NAP-7.2.1, NAP-8.1.1 and NAP-8.1.3
-// in the play); all of them go round clockwise, and NAP-1.2.1 is the one they share, which is
-// also the one napkit's conformance suite names for acting out of turn.
+// NAP-1.3.1: at every moment exactly one player is to act, or chance is (the deal; in a match
+// the choice of the first dealer, a shuffle, a cut), or nobody is (the hand or match is over:
+// NAP-1.3.3, checked before this). Each phase's rules say who is to act (NAP-4.2.2 the deal,
+// NAP-5.1.1 and NAP-5.1.2 the auction, NAP-7.2.1, NAP-8.1.1 and NAP-8.1.3 the play, going round
+// clockwise, NAP-1.2.1); an action by anyone else is refused under NAP-1.3.1, even one the one
+// to act could take: a seat's when chance is to act, chance's when a seat is, another seat's.
 function inTurn(turn, seat) {
   const expected = turn === 'chance' ? null : turn;
   if (seat !== expected) {
     const who = expected === null ? 'chance' : `seat ${expected}`;
     const by = seat === null ? 'chance' : `seat ${seat}`;
-    refuse('NAP-1.2.1', `it is ${who}'s turn, not ${by}'s`);
+    refuse('NAP-1.3.1', `it is ${who}'s turn to act, not ${by}'s`);
   }
 }
 
@@ -627,7 +642,8 @@ class Match {
         return null;
       }
       default:
-        return refuse('NAP-10.4.1', `the match is over after ${this.played} hands; no action can be taken`);
+        // NAP-1.3.3: the match is over (NAP-10.4.1); nothing more is done in it, whoever offers it.
+        return refuse('NAP-1.3.3', `the match is over after ${this.played} hands; no action can be taken`);
     }
   }
 
