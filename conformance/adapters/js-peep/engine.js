@@ -120,7 +120,6 @@ class Hand {
     for (let j = 1; j < this.order.length; j++) out.push(this.order[(k + j) % this.order.length]);
     return out;
   }
-  fixedStock() { return this.funds !== null; }
   shortPay() { return this.funds !== null && this.rs.shortPayment === 'pay-what-you-have'; }
 
   turn() {
@@ -180,10 +179,12 @@ class Hand {
     }
   }
 
-  // NAP-6.1.1: a paid look, once, by one who has not seen the widow and can pay.
+  // NAP-6.1.1: a paid look, once, by one who has not seen the widow. Only where players pay
+  // what they have (NAP-9.5.1) must they be able to pay for it; under debt a look may be
+  // bought whatever the balance (NAP-6.1.1 as revised, DEC-019).
   canPeek(seat) {
     if (this.seen.has(seat)) return false;
-    if (this.fixedStock() && this.funds[seat] < this.rs.peekCost) return false;
+    if (this.shortPay() && this.funds[seat] < this.rs.peekCost) return false;
     return true;
   }
   // NAP-7.1.2 with naming.void_suit
@@ -220,7 +221,9 @@ class Hand {
     }
     if (this.phase === 'deal') refuse(RULE.outOfTurn, `it is chance's turn (the deal), not seat ${seat}'s`);
     if (seat !== this.toAct) refuse(RULE.outOfTurn, `it is seat ${this.toAct}'s turn, not seat ${seat}'s`);
-    if (['deal', 'reshuffle', 'choose-dealer', 'shuffle', 'cut'].includes(t)) refuse(RULE.outOfTurn, `${t} is chance's, and it is seat ${seat}'s turn`);
+    // A chance-type action (deal, shuffle ...) sent by the player to act breaks no part of
+    // NAP-1.3.1 (the actor is the player to act, not chance): by NAP-1.3.4 (3) it is refused
+    // under the phase's rule for the kind of action due, in the phase handlers below.
     switch (this.phase) {
       case 'auction': return this.applyAuction(seat, action);
       case 'exchange': return this.applyExchange(seat, action);
@@ -228,7 +231,8 @@ class Hand {
       case 'name': return this.applyName(seat, action);
       case 'play': return this.applyPlay(seat, action);
     }
-    refuse(null, 'no action is possible now');
+    // Unreachable: every phase is handled above. An internal error, never a refusal without a rule.
+    throw new Error(`internal: no phase ${this.phase}`);
   }
 
   // NAP-5.1.1, NAP-5.1.2, NAP-5.2.1, NAP-5.2.2, NAP-6.1.1
@@ -236,7 +240,7 @@ class Hand {
     const t = action.type;
     if (t === 'peek') {
       if (this.seen.has(seat)) refuse('NAP-6.1.1', `seat ${seat} has already seen the widow`);
-      if (this.fixedStock() && this.funds[seat] < this.rs.peekCost) refuse('NAP-6.1.1', `seat ${seat} cannot pay ${this.rs.peekCost} for a look`);
+      if (this.shortPay() && this.funds[seat] < this.rs.peekCost) refuse('NAP-6.1.1', `seat ${seat} cannot pay ${this.rs.peekCost} for a look`);
       this.seen.add(seat);
       this.pay(seat, 'pool', this.rs.peekCost, 'NAP-6.1.1');
       return;
