@@ -80,17 +80,17 @@ def test_a_hand_through_the_protocol() -> None:
     assert state.is_over() and legal["actions"] == []
     assert ask(adapter, {"type": "outcome"})["outcome"] == hand_outcome(state)
     over = ask(adapter, {"type": "apply", "seat": 1, "action": {"type": "pass"}})
-    assert over["type"] == "refused" and over["rule"] == "NAP-8.3.1"
+    assert over["type"] == "refused" and over["rule"] == "NAP-1.3.3"
 
 
 def test_refusals_carry_the_rule_and_change_nothing() -> None:
     adapter = started()
     before = ask(adapter, {"type": "legal"})
     out_of_turn = ask(adapter, {"type": "apply", "seat": 2, "action": {"type": "pass"}})
-    assert out_of_turn["type"] == "refused" and out_of_turn["rule"] == "NAP-1.2.1"
+    assert out_of_turn["type"] == "refused" and out_of_turn["rule"] == "NAP-1.3.1"
     assert "seat 1" in out_of_turn["reason"]
     chance = ask(adapter, {"type": "apply", "seat": None, "action": {"type": "pass"}})
-    assert chance["rule"] == "NAP-1.2.1"
+    assert chance["rule"] == "NAP-1.3.1"
     wellington = ask(adapter, {"type": "apply", "seat": 1,
                                "action": {"type": "bid", "bid": "wellington"}})
     assert wellington["type"] == "refused" and wellington["rule"] == "NAP-5.2.5"

@@ -119,11 +119,12 @@ def test_a_player_to_play_who_does_something_else_is_told_the_rule_of_that_momen
     assert seen == {"NAP-7.2.1", "NAP-8.1.1", "NAP-8.1.3"}
 
 
-def test_actions_after_the_hand_name_why_it_is_over() -> None:
-    """A thrown-in hand is not played (NAP-5.3.2); a played hand ends with its fifth trick
-    (NAP-8.3.1); a look in a game with no paid looks is not a call there is (NAP-5.2.1)."""
+def test_actions_after_the_hand_are_refused_under_nothing_after_the_end() -> None:
+    """Once a hand is over, thrown in (NAP-5.3.2) or played out (NAP-8.3.1), every action is
+    refused under NAP-1.3.3, and the reason says which end it was; a look in a game with no
+    paid looks is not a call there is (NAP-5.2.1)."""
     rng = random.Random(5)
-    rules: set[str] = set()
+    reasons: set[str] = set()
     for hand in range(20):
         state = Game.create("classic", 4).new_hand(0)
         state = state.apply(state.sample_chance(rng))
@@ -133,7 +134,9 @@ def test_actions_after_the_hand_name_why_it_is_over() -> None:
             # Every other hand, everyone passes: the hand is thrown in (NAP-5.3.2).
             state = state.apply(PASS if hand % 2 and PASS in legal else rng.choice(legal))
         assert state.result is not None
-        rule = "NAP-5.3.2" if state.result.thrown_in else "NAP-8.3.1"
-        assert _refused(state, PASS).rule == rule
-        rules.add(rule)
-    assert rules == {"NAP-5.3.2", "NAP-8.3.1"}
+        refused = _refused(state, PASS)
+        assert refused.rule == "NAP-1.3.3"
+        thrown = "thrown in" in refused.message
+        assert thrown == state.result.thrown_in, refused.message
+        reasons.add("thrown in" if thrown else "five tricks")
+    assert reasons == {"thrown in", "five tricks"}

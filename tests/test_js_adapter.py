@@ -231,18 +231,18 @@ def probe(adapter: Adapter, state: HandState | MatchState, rng: random.Random,
         ours = answer["rule"]
         if ours != engine:
             readings[(engine, ours)] += 1
-    # Out of turn (NAP-1.2.1, as the suite names it): chance's action from a seat, a player's
+    # Out of turn (NAP-1.3.1): chance's action from a seat, a player's
     # from the wrong seat or from chance.
     if turn == CHANCE:
         action = formats.action_to_json(state.sample_chance(random.Random(0)))
         answer = adapter.ok({"type": "apply", "seat": 0, "action": action})
-        assert (answer["type"], answer["rule"]) == ("refused", "NAP-1.2.1"), answer
+        assert (answer["type"], answer["rule"]) == ("refused", "NAP-1.3.1"), answer
     legal = state.legal_actions()
     if turn >= 0 and legal:
         action = formats.action_to_json(rng.choice(legal))
         for wrong in (None, (turn + 1) % state.game.players):
             answer = adapter.ok({"type": "apply", "seat": wrong, "action": action})
-            assert (answer["type"], answer["rule"]) == ("refused", "NAP-1.2.1"), answer
+            assert (answer["type"], answer["rule"]) == ("refused", "NAP-1.3.1"), answer
     assert adapter.ok({"type": "legal"}) == {**before, "id": adapter.next_id}
 
 

@@ -127,7 +127,7 @@ class SmallNap:
     def apply(self, seat, action):
         turn = self.turn()
         if turn != "over" and seat != (None if turn == "chance" else turn):
-            raise Refused("NAP-1.2.1", "not your turn")
+            raise Refused("NAP-1.3.1", "not your turn")
         try:
             self.state = self.state.apply(action_from_json(action))
         except RuleError as exc:

@@ -108,7 +108,7 @@ def test_out_of_turn_and_truncated_records() -> None:
     out_of_turn = copy.deepcopy(record)
     out_of_turn["actions"][0]["seat"] = (record["actions"][0]["seat"] + 1) % 4
     problems = check_hand_record(out_of_turn)
-    assert [(p.path, p.rule) for p in problems] == [("$.actions[0].seat", "NAP-1.2.1")]
+    assert [(p.path, p.rule) for p in problems] == [("$.actions[0].seat", "NAP-1.3.1")]
     truncated = copy.deepcopy(record)
     del truncated["actions"][-3:]
     problems = check_hand_record(truncated)

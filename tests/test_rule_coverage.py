@@ -18,9 +18,15 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 
+import pytest
+from napkit.engine.acting import act
+from napkit.engine.actions import PASS, Buy, Discard, Play
+from napkit.engine.cards import cards_of
 from napkit.engine.game import Game
 from napkit.engine.match import MatchState, new_match
 from napkit.engine.players import RandomPlayer, play_out
+from napkit.engine.state import DISCARD, PLAY, PURCHASE
+from napkit.errors import IllegalActionError
 from napkit.spec.catalog import default_spec
 from napkit.spec.coverage import ENGINE, RULE_ID, citations, exercised, places, tracing
 
@@ -88,6 +94,34 @@ def _games() -> Iterator[Game]:
                 yield Game(ruleset, n, options)
 
 
+def _try_refusals(game: Game, rng: random.Random) -> None:
+    """One hand played with the refusals of NAP-1.3 tried at every step, as a program told
+    who acts is checked (napkit.engine.acting.act): the action of the one to act offered by
+    another seat (NAP-1.3.1), a card not held played, discarded or bought by the one to act
+    (NAP-1.3.2), and any action once the hand is over (NAP-1.3.3)."""
+    state = game.new_hand(rng.randrange(game.players))
+    while not state.is_over():
+        action = (state.sample_chance(rng) if state.is_chance()
+                  else rng.choice(state.legal_actions()))
+        seat = None if state.is_chance() else state.turn
+        other = 0 if seat is None else None
+        with pytest.raises(IllegalActionError) as turn:
+            act(state, other, action)
+        assert turn.value.rule == "NAP-1.3.1"
+        if seat is not None:
+            foreign = game.pack(game.players) & ~state.hands[seat]
+            card = cards_of(foreign)[0]
+            make = {PLAY: Play, DISCARD: Discard, PURCHASE: lambda c: Buy(1 << c)}.get(state.phase)
+            if make is not None:
+                with pytest.raises(IllegalActionError) as card_error:
+                    act(state, seat, make(card))
+                assert card_error.value.rule == "NAP-1.3.2", card_error.value
+        state = act(state, seat, action)
+    with pytest.raises(IllegalActionError) as over:
+        act(state, 0, PASS)
+    assert over.value.rule == "NAP-1.3.3"
+
+
 def test_every_citing_function_runs_in_play() -> None:
     rng = random.Random(20261123)
     with tracing() as ran:
@@ -95,6 +129,7 @@ def test_every_citing_function_runs_in_play() -> None:
             # A few short matches: antes, the deal passing, pools carried, stakes raised after
             # throw-ins, knock-outs where chips are few, and the end of the match.
             _drive(new_match(game, hands=6, chips=3 if game.rules.match.bankroll else None), rng)
+            _try_refusals(game, rng)
     never = sorted(f"{rule} ({module}.py: {name})" for rule, where in citations().items()
                    for module, name, _ in where if rule not in ran)
     assert not never, f"engine functions that cite a rule but never ran: {never}"

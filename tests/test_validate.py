@@ -185,7 +185,7 @@ def test_json_report_through_the_command(capsys: Capture) -> None:
         (files[0], True), (files[1], False), (files[2], False)]
     assert document[0]["problems"] == [] and document[0]["kind"] == "hand"
     turn = document[1]["problems"]
-    assert [(p["path"], p["rule"]) for p in turn] == [("$.actions[0].seat", "NAP-1.2.1")]
+    assert [(p["path"], p["rule"]) for p in turn] == [("$.actions[0].seat", "NAP-1.3.1")]
     card = document[2]["problems"]
     assert [(p["path"], p["rule"]) for p in card] == [("$.deal[0]", None)]
     # --quiet leaves the valid records out of the JSON too

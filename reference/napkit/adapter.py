@@ -26,11 +26,11 @@ from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, BinaryIO
 
 import napkit
+from napkit.engine.acting import act
 from napkit.engine.game import Game
 from napkit.engine.hand import HandState
 from napkit.engine.match import MatchState, new_match
 from napkit.engine.state import CHANCE
-from napkit.engine.turns import act
 from napkit.errors import RuleError, SpecError, json_path
 from napkit.formats.records import hand_outcome
 from napkit.formats.values import FormatError, action_from_json, action_to_json

@@ -56,10 +56,9 @@ def biddable(state: HandData) -> list[BidRule]:
 
 
 def bids_blind(state: HandData) -> bool:
-    """Implements: NAP-5.2.4.
-
-    Whether the player to speak may not bid with the widow: the ruleset keeps such bids to
-    players who have seen it, and this one has not."""
+    """Whether the player to speak may not bid with the widow: the ruleset keeps such bids to
+    players who have seen it, and this one has not (NAP-5.2.4; the rest of that rule, the
+    exchange a bid with the widow brings, is :func:`napkit.engine.widow.start_exchange`)."""
     peek = state.game.rules.peek
     return peek is not None and peek.with_bids_seen_only and not state.seen >> state.turn & 1
 

@@ -25,7 +25,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from napkit.engine import auction, deal, play, purchase, settlement, trumps, widow
+from napkit.engine import acting, auction, deal, play, purchase, settlement, trumps, widow
 from napkit.engine.actions import Action, ChanceAction
 from napkit.engine.observation import PlayerView, player_view
 from napkit.engine.rules import GameLike, Rules, check_table
@@ -219,14 +219,8 @@ def _next(state: HandState) -> HandState:
 # --- sending each action to its phase ---------------------------------------------------
 
 def over_error(state: HandData) -> IllegalActionError:
-    """Implements: NAP-1.3.3.
-
-    The refusal of any action once a hand is over: a thrown-in hand is not played at all
-    (NAP-5.3.2); a played hand ends with its fifth trick (NAP-8.3.1)."""
-    if state.result is not None and state.result.thrown_in:
-        return IllegalActionError("NAP-1.3.3", "the hand was thrown in: nobody bid, so it is "
-                                               "not played and no action can be taken")
-    return IllegalActionError("NAP-1.3.3", "the hand is over: all five tricks have been played")
+    """The refusal of any action once a hand is over (NAP-1.3.3), saying how it ended."""
+    return acting.over_error(thrown_in=state.result is not None and state.result.thrown_in)
 
 
 class _Bidding(HandState):

@@ -13,6 +13,7 @@ from __future__ import annotations
 import random
 from typing import NamedTuple
 
+from napkit.engine.acting import over_error
 from napkit.engine.actions import (
     ANTE,
     SIT_OUT,
@@ -119,7 +120,7 @@ class MatchState(NamedTuple):
             return _prepare(self, action)
         if self.phase == ANTES:
             return _ante(self, action)
-        raise IllegalActionError("NAP-1.3.3", "the match is over")  # nothing after the end
+        raise over_error(match=True)
 
     def sample_chance(self, rng: random.Random) -> ChanceAction:
         if self.phase == HAND and self.hand is not None:

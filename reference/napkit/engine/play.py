@@ -11,6 +11,7 @@ playing at once never pair one's state with another's mask.
 
 from __future__ import annotations
 
+from napkit.engine.acting import not_held
 from napkit.engine.actions import PLAYS, Action, Play
 from napkit.engine.cards import SUIT_BITS, SUIT_NAMES, card_words, cards_of, names
 from napkit.engine.state import NOBODY, PLAY, H, HandData, Trick, replace
@@ -162,8 +163,9 @@ def refusal(state: HandData, card: object) -> IllegalActionError:
     hand = state.hands[seat]
     if not (type(card) is int and 0 <= card < 52):
         return IllegalActionError("NAP-2.1.1", f"{card!r} is not a card")
-    if not hand >> card & 1:
-        return IllegalActionError("NAP-1.3.2", f"seat {seat} does not hold {card_words(card)}")
+    missing = not_held(hand, 1 << card, seat)
+    if missing is not None:
+        return missing
     if state.trick:
         led = state.trick[0] // 13
         held = hand & SUIT_BITS[led]

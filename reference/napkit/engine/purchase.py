@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import random
 
+from napkit.engine.acting import not_held
 from napkit.engine.actions import Action, Buy, Reshuffle
-from napkit.engine.cards import cards_of, check_pack, names
+from napkit.engine.cards import cards_of, check_pack
 from napkit.engine.state import (
     CHANCE,
     NOBODY,
@@ -79,9 +80,9 @@ def apply_buy(state: H, action: Action) -> H:
         raise IllegalActionError("NAP-6.2.1", f"it is seat {seat}'s turn to buy, not to {action}")
     hand = state.hands[seat]
     cards = action.cards
-    if cards & ~hand:
-        raise IllegalActionError("NAP-1.3.2",
-                                 f"seat {seat} does not hold {names(cards & ~hand)}")
+    missing = not_held(hand, cards, seat)
+    if missing is not None:
+        raise missing
     log = (state.log, (seat, action))
     if cards == 0:
         return _next_buyer(replace(state, log=log))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from napkit.engine.acting import not_held
 from napkit.engine.actions import (
     DISCARDS,
     LEAVE_WIDOW,
@@ -109,10 +110,9 @@ def apply_exchange(state: H, action: Action) -> H:
 
 
 def _naming_first(state: HandData, action: Action) -> IllegalActionError | None:
-    """Implements: NAP-6.3.2.
-
-    Trumps named before the exchange is done, where the contract's trumps are named: refused
-    under the rule that puts the exchange first, not as any other wrong action."""
+    """Trumps named before the exchange is done, where the contract's trumps are named: refused
+    under the rule that puts the exchange first (NAP-6.3.2, with :func:`start_exchange`), not
+    as any other wrong action."""
     if isinstance(action, NameTrumps) and state.game.rules.bids[state.contract].trumps == "named":
         return IllegalActionError("NAP-6.3.2", "the exchange comes first: trumps are named once "
                                                "the declarer's five cards are settled")
@@ -132,8 +132,11 @@ def apply_discard(state: H, action: Action) -> H:
             "NAP-6.3.1", f"the declarer is to discard one card, not to {action}")
     card = action.card
     hand = state.hands[declarer]
-    if not (isinstance(card, int) and 0 <= card < 52 and hand >> card & 1):
-        raise IllegalActionError("NAP-1.3.2", f"the declarer does not hold {_words(card)}")
+    if not (isinstance(card, int) and 0 <= card < 52):
+        raise IllegalActionError("NAP-2.1.1", f"{card!r} is not a card")
+    missing = not_held(hand, 1 << card, declarer, "the declarer")
+    if missing is not None:
+        raise missing
     if state.pending >> card & 1:
         raise IllegalActionError(
             "NAP-6.3.1", f"a declarer who must take the {state.game.rules.widow_name} discards "

@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from napkit.engine.acting import turn_refusal
 from napkit.engine.actions import Action, Deal, Pass, Play
 from napkit.engine.cards import CARD_NAMES
 from napkit.engine.game import Game
@@ -23,7 +24,6 @@ from napkit.engine.hand import HandState
 from napkit.engine.match import MatchState, new_match
 from napkit.engine.settlement import net
 from napkit.engine.state import CHANCE, POOL, Payment
-from napkit.engine.turns import turn_refusal
 from napkit.errors import RuleError, SetupError, json_path
 from napkit.formats.values import (
     FormatError,

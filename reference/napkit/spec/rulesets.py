@@ -337,7 +337,7 @@ def _word(value: JSON) -> str:
     return ("true" if value else "false") if isinstance(value, bool) else str(value)
 
 
-def can_meet(params: JSONObject, need: str) -> bool:
+def can_meet(params: Mapping[str, JSON], need: str) -> bool:
     """Whether some choice of options gives ``params`` what ``need`` asks (a refusal's needs in
     the law book): ``PATH`` given and not null (a list not empty), ``!PATH`` absent or null,
     ``PATH=VALUE``, ``PATH!=VALUE`` (given, and another value)."""
@@ -345,7 +345,7 @@ def can_meet(params: JSONObject, need: str) -> bool:
     if match is None:
         raise ValueError(f"not a condition on params: {need!r}")
     negated, path, op, wanted = match.groups()
-    values = list(possible_values(params, path.split(".")))
+    values = list(possible_values(dict(params), path.split(".")))
     given = [v for v in values if v is not None and v != []]
     if negated:
         return len(given) < len(values) or not values
