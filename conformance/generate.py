@@ -37,15 +37,19 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from napkit.engine.acting import act
 from napkit.engine.actions import (
     ANTE,
     LEAVE_WIDOW,
     PASS,
     PEEK,
+    SIT_OUT,
     TAKE_WIDOW,
     Action,
     Bid,
     Buy,
+    ChooseDealer,
+    Cut,
     Deal,
     Discard,
     NameTrumps,
@@ -86,7 +90,6 @@ from napkit.engine.state import (
     replace,
 )
 from napkit.engine.trumps import opening_leads
-from napkit.engine.turns import act
 from napkit.errors import RuleError
 from napkit.formats.records import hand_outcome, match_actions
 from napkit.formats.values import action_from_json, action_to_json
@@ -226,20 +229,30 @@ def play_hand(game: Game, start: HandStart, rng: random.Random, style: Style
 def play_match(game: Game, hands: int | None, chips: int | None, rng: random.Random,
                sit_out: float) -> MatchState | None:
     """Play a match out (None if it runs past :data:`MAX_MATCH_STEPS`)."""
+    played = play_match_steps(game, hands, chips, rng, sit_out)
+    return None if played is None else played[1]
+
+
+def play_match_steps(game: Game, hands: int | None, chips: int | None, rng: random.Random,
+                     sit_out: float) -> tuple[list[tuple[MatchState, Step]], MatchState] | None:
+    """Play a match out: every (state before, step) in order and the final state, or None if
+    it runs past :data:`MAX_MATCH_STEPS`."""
     match = new_match(game, hands=hands, chips=chips)
+    steps: list[tuple[MatchState, Step]] = []
     player = BiasedPlayer(game, Style.draw(rng), sit_out)
     played = 0
     # Not play_out: a match is given up after MAX_MATCH_STEPS, and each hand draws its style
     # when its first player acts.
     for _ in range(MAX_MATCH_STEPS):
         if match.is_over():
-            return match
+            return steps, match
         if match.is_chance():
             action: Action = match.sample_chance(rng)
         else:
             if match.hand is not None and len(match.hands) != played:
                 played, player = len(match.hands), BiasedPlayer(game, Style.draw(rng), sit_out)
             action = player.choose(seat_view(match, match.turn), rng)
+        steps.append((match, (match.turn, action)))
         match = match.apply(action)
     return None
 
@@ -271,9 +284,12 @@ class Breach:
     """A way to break one rule, as the law book names it: where it can be tried, and what."""
 
     name: str
-    find: Callable[[HandState, random.Random], Candidates]
+    find: Callable[[HandState, random.Random], Candidates] | None
     # How the hand's start is changed so that the breach can arise (chips run out, say).
     prepare: Callable[[HandStart, random.Random], HandStart] | None = None
+    # A breach of a match's own steps (the first dealer, the shuffle or cut, the antes) is
+    # found in a match played out instead of a hand.
+    in_match: Callable[[MatchState, random.Random], Candidates] | None = None
 
     @property
     def refusal(self) -> Refusal:
@@ -571,6 +587,63 @@ def _thrown_in(state: HandState, rng: random.Random) -> Candidates:
     return [(seat, Bid(state.game.rules.bids[0].id)), (seat, PASS)]
 
 
+def _pack(match: MatchState, rng: random.Random) -> list[int]:
+    """The table's pack, shuffled: its size set by the players still in the match."""
+    cards = list(cards_of(match.game.pack(match.game.players - match.out.bit_count())))
+    rng.shuffle(cards)
+    return cards
+
+
+def _first_dealer(match: MatchState, rng: random.Random) -> Candidates:
+    """Chance, due to choose the first dealer, shuffles instead, or names a seat not there."""
+    if match.phase_name != "first-dealer":
+        return []
+    return [(None, Shuffle(tuple(_pack(match, rng)))), (None, ChooseDealer(match.game.players))]
+
+
+def _shuffle(match: MatchState, rng: random.Random) -> Candidates:
+    if match.phase_name != "prepare" or not match.shuffle_next:
+        return []
+    return [(None, Cut(1)), (None, ChooseDealer(0))]
+
+
+def _shuffle_pack(match: MatchState, rng: random.Random) -> Candidates:
+    if match.phase_name != "prepare" or not match.shuffle_next:
+        return []
+    cards = _pack(match, rng)
+    out: Candidates = [(None, Shuffle(tuple(cards[:-1])))]  # a card short
+    outside = [c for c in range(52) if c not in cards]
+    if outside:
+        out.append((None, Shuffle((rng.choice(outside), *cards[1:]))))
+    return out
+
+
+def _cut(match: MatchState, rng: random.Random) -> Candidates:
+    if match.phase_name != "prepare" or match.shuffle_next:
+        return []
+    return [(None, Cut(len(match.pack))),
+            (None, Shuffle(tuple(_pack(match, rng))))]
+
+
+def _ante(match: MatchState, rng: random.Random) -> Candidates:
+    if match.phase_name != "ante":
+        return []
+    seat = match.turn
+    return [(seat, PASS), (seat, Bid(match.game.rules.bids[0].id))]
+
+
+def _sit_out_last(match: MatchState, rng: random.Random) -> Candidates:
+    if match.phase_name != "ante" or SIT_OUT in match.legal_actions():
+        return []
+    return [(match.turn, SIT_OUT)]
+
+
+def _match_over(match: MatchState, rng: random.Random) -> Candidates:
+    if not match.is_over():
+        return []
+    return [(None, Shuffle(tuple(_pack(match, rng)))), (0, PASS)]
+
+
 BREACHES = (
     Breach("revoke", _revoke),
     Breach("not-held", _not_held),
@@ -599,6 +672,13 @@ BREACHES = (
     Breach("reshuffle", _reshuffle),
     Breach("over", _over),
     Breach("thrown-in", _thrown_in),
+    Breach("match-over", None, in_match=_match_over),
+    Breach("first-dealer", None, in_match=_first_dealer),
+    Breach("shuffle", None, in_match=_shuffle),
+    Breach("shuffle-pack", None, in_match=_shuffle_pack),
+    Breach("cut", None, in_match=_cut),
+    Breach("ante", None, in_match=_ante),
+    Breach("sit-out-last", None, in_match=_sit_out_last),
 )
 # The order in which the illegal cases of a ruleset take their breaches (the common ones more
 # often); a breach its ruleset cannot reach is skipped. The rarer refusals are reached by the
@@ -831,7 +911,9 @@ def illegal_case(ruleset: Ruleset, index: int, name: str | None = None,
             game = Game.create(rid, players, options)
             if not possible(breach, game):
                 continue
-            case = _try_breach(ruleset, game, breach, rng, seed, index, name)
+            case = (_try_breach(ruleset, game, breach, rng, seed, index, name)
+                    if breach.in_match is None else
+                    _try_match_breach(ruleset, game, breach, rng, seed, index, name))
             if case is not None:
                 return case
     return None
@@ -846,6 +928,7 @@ def _try_breach(ruleset: Ruleset, game: Game, breach: Breach, rng: random.Random
     steps, final = play_hand(game, start, rng, style)
     points = [(i, state) for i, (state, _) in enumerate(steps)] + [(len(steps), final)]
     found = []
+    assert breach.find is not None
     for i, state in points:
         candidates = breach.find(state, rng)
         if candidates:
@@ -871,6 +954,48 @@ def _try_breach(ruleset: Ruleset, game: Game, breach: Breach, rng: random.Random
     return _base(f"{ruleset.id}/illegal/{case_name}", "illegal", game, seed, words,
                  start.to_json(game), _steps(prefix, False), expect,
                  ["breach-" + breach.name, state.phase_name])
+
+
+def _try_match_breach(ruleset: Ruleset, game: Game, breach: Breach, rng: random.Random,
+                      seed: int, index: int, name: str | None) -> JSONObject | None:
+    """An illegal case of a match's own steps: a short match played out, then, at a point where
+    the breach can be tried, the action that breaks it."""
+    assert breach.in_match is not None
+    rules = game.rules
+    chips = None if rules.match.bankroll is None else rng.choice((2, 3, 4, None))
+    hands = rng.randint(1, 3)
+    played = play_match_steps(game, hands, chips, rng, sit_out=rng.choice((0.5, 0.9)))
+    if played is None:
+        return None
+    steps, final = played
+    found = []
+    for i, state in [*((i, s) for i, (s, _) in enumerate(steps)), (len(steps), final)]:
+        candidates = breach.in_match(state, rng)
+        if candidates:
+            found.append((i, state, candidates))
+    if not found:
+        return None
+    i, state, candidates = found[rng.randrange(len(found))]
+    seat, action = candidates[rng.randrange(len(candidates))]
+    rule, why = refusal(state, seat, action)
+    assert rule == breach.rule, (
+        f"{game!r}: {breach.name} meant to break {breach.rule}, but the engine "
+        f"{'accepts it' if rule is None else f'names {rule}: {why}'} ({action}, seat {seat})")
+    who = "chance" if seat is None else f"seat {seat}"
+    chips_words = "" if chips is None else f", {chips} chips each"
+    words = (f"Generated: a match of {ruleset.id}, {game.players} players"
+             f"{_options_words(ruleset, dict(game.options))}, at most {_n(hands, 'hand')}"
+             f"{chips_words}; after {_n(i, 'step')}, in the match's {state.phase_name} step, "
+             f"{who}: {breach.words}: {action_words(action)}. The engine refuses it: {rule}: "
+             f"{why}.")
+    start = {"type": "start-match", "ruleset": ruleset.id, "options": dict(game.options),
+             "players": game.players, "hands": hands, "chips": chips}
+    expect = {"refuse": {"seat": seat, "action": action_to_json(action), "rule": breach.rule}}
+    case_name = name or f"{index:04d}-{breach.name}"
+    prefix: list[tuple[HandState | None, Step]] = [(None, step) for _, step in steps[:i]]
+    return _base(f"{ruleset.id}/illegal/{case_name}", "illegal", game, seed, words, start,
+                 _steps(prefix, False), expect, ["breach-" + breach.name, "match",
+                                                 state.phase_name])
 
 
 def _n(n: int, word: str) -> str:
@@ -1263,15 +1388,16 @@ def main(argv: Sequence[str] | None = None) -> int:
                              "already there; exit 1 if a cell is empty")
     args = parser.parse_args(argv)
     if args.matrix:
-        from napkit.conform.matrix import main_matrix
+        from napkit.conform.matrix import breach_matrix, main_matrix
         from napkit.conform.suite import load_suite
 
         cases, problems = load_suite(args.out)
         for problem in problems:
             print(problem, file=sys.stderr)
         lines, empty = main_matrix(cases)
-        print("\n".join(lines))
-        return 1 if empty or problems else 0
+        breaches, holes = breach_matrix(cases)
+        print("\n".join([*lines, "", *breaches]))
+        return 1 if empty or holes or problems else 0
     args.out.mkdir(parents=True, exist_ok=True)
     counts = write(args.out)
     total = sum(counts.values())

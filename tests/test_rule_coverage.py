@@ -16,11 +16,11 @@ engine to the law book:
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import pytest
 from napkit.engine.acting import act
-from napkit.engine.actions import PASS, Buy, Discard, Play
+from napkit.engine.actions import PASS, Action, Buy, Discard, Play
 from napkit.engine.cards import cards_of
 from napkit.engine.game import Game
 from napkit.engine.match import MatchState, new_match
@@ -94,6 +94,13 @@ def _games() -> Iterator[Game]:
                 yield Game(ruleset, n, options)
 
 
+def _buy(card: int) -> Action:
+    return Buy(1 << card)
+
+
+NOT_HELD: dict[int, Callable[[int], Action]] = {PLAY: Play, DISCARD: Discard, PURCHASE: _buy}
+
+
 def _try_refusals(game: Game, rng: random.Random) -> None:
     """One hand played with the refusals of NAP-1.3 tried at every step, as a program told
     who acts is checked (napkit.engine.acting.act): the action of the one to act offered by
@@ -111,7 +118,7 @@ def _try_refusals(game: Game, rng: random.Random) -> None:
         if seat is not None:
             foreign = game.pack(game.players) & ~state.hands[seat]
             card = cards_of(foreign)[0]
-            make = {PLAY: Play, DISCARD: Discard, PURCHASE: lambda c: Buy(1 << c)}.get(state.phase)
+            make = NOT_HELD.get(state.phase)
             if make is not None:
                 with pytest.raises(IllegalActionError) as card_error:
                     act(state, seat, make(card))

@@ -657,8 +657,8 @@ class Match {
       if (action.type !== 'shuffle') {
         return refuse('NAP-10.2.1', `the pack must be shuffled before this deal, not ${describeAction(action)}`);
       }
-      // A shuffle is of the pack for the table (NAP-2.2.1): refused as a shuffle not made.
-      checkPack(action.pack, this.table, 'NAP-10.2.1');
+      // A shuffle is of the pack for the table: a wrong pack breaks NAP-2.2.1, as a deal's does.
+      checkPack(action.pack, this.table, 'NAP-2.2.1');
       pack = action.pack;
     } else {
       if (action.type !== 'cut') {

@@ -124,7 +124,8 @@ def add_commands(commands: Any, parser_class: type[argparse.ArgumentParser]) -> 
     conform.add_argument("-q", "--quiet", action="store_true",
                          help="no progress and no tables: the failures and the totals only")
     conform.add_argument("--matrix", action="store_true",
-                         help="print the rule-by-ruleset matrix of case counts instead of "
+                         help="print the rule-by-ruleset and refusal-by-ruleset matrices of "
+                              "case counts instead of "
                               "running (exit 1 if a cell is empty)")
     conform.set_defaults(run=run_conform)
 
@@ -321,15 +322,14 @@ def _program(args: argparse.Namespace) -> tuple[Callable[[], Channel], list[str]
 
 
 def _matrix(cases: list[Any]) -> int:
-    """``--matrix``: the coverage matrix of napkit.conform.matrix, when it is there."""
-    if importlib.util.find_spec("napkit.conform.matrix") is None:
-        _say("the coverage matrix (napkit.conform.matrix) is not built yet")
-        return EXIT_FAILED
-    matrix = importlib.import_module("napkit.conform.matrix")
-    lines, empty = matrix.main_matrix(cases)
-    for line in lines:
-        print(line)
-    return EXIT_FAILED if empty else EXIT_OK
+    """``--matrix``: the coverage matrices of napkit.conform.matrix, by rule and by breach
+    (each refusal the law book defines); exit 1 if either has an empty cell."""
+    from napkit.conform.matrix import breach_matrix, main_matrix
+
+    lines, empty = main_matrix(cases)
+    breaches, holes = breach_matrix(cases)
+    print("\n".join([*lines, "", *breaches]))
+    return EXIT_FAILED if empty or holes else EXIT_OK
 
 
 __all__ = ["add_commands", "reference_command", "run_conform"]

@@ -31,6 +31,9 @@ def skip_reason(case: Case, supports: Mapping[str, Any]) -> str | None:
     kinds = supports.get("kinds", [])
     if case.kind not in kinds:
         return f"kind {case.kind} not supported"
+    if case.start.get("type") == "start-match" and "match" not in kinds:
+        # An illegal case of a match's own steps needs a program that plays matches.
+        return f"kind {case.kind} of a match: kind match not supported"
     entry = supports.get("rulesets", {}).get(case.ruleset)
     if entry is None:
         return f"ruleset {case.ruleset} not supported"

@@ -206,7 +206,7 @@ def _prepare(match: MatchState, action: Action) -> MatchState:
     if match.shuffle_next:
         if not isinstance(action, Shuffle):
             raise IllegalActionError("NAP-10.2.1", f"the pack must be shuffled, not {action}")
-        check_pack(action.pack, match.game.pack(_players_in(match)), "NAP-10.2.1")
+        check_pack(action.pack, match.game.pack(_players_in(match)), "NAP-2.2.1")
         pack = action.pack
     else:
         if not isinstance(action, Cut):
