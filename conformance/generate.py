@@ -1271,6 +1271,14 @@ def generate() -> Iterator[JSONObject]:
             case["rules"] = book.tag(case)
             covered.update((ruleset.id, rule) for rule in case["rules"])
             yield case
+    # Stakes raised twice: where each throw-in doubles the stakes again (NAP-9.4.1), a match
+    # whose played hand follows two throw-ins in a row, so that the stakes are four times.
+    for ruleset in spec.rulesets.values():
+        case = _raised_twice(ruleset)
+        if case is not None:
+            case["rules"] = book.tag(case)
+            covered.update((ruleset.id, rule) for rule in case["rules"])
+            yield case
     # Targeted: for each empty cell, cases drawn until one exercises the rule.
     for ruleset in spec.rulesets.values():
         for rule in sorted(book.in_force[ruleset.id], key=book.order):
@@ -1294,6 +1302,33 @@ def generate() -> Iterator[JSONObject]:
                     case["tags"] = sorted({*case["tags"], "targeted"})
                     yield case
                     break
+
+
+def _raised_twice(ruleset: Ruleset) -> JSONObject | None:
+    """A match of ``ruleset`` in which a hand is played at four times the stakes, after two
+    throw-ins in a row: the first of the seeded matches to have one, where the ruleset's
+    throw-ins double the stakes cumulatively under some choice of its options."""
+    if not can_meet(ruleset.params, "throw_in.stakes=double-cumulative"):
+        return None
+    for index in range(TARGET_TRIES):
+        case = match_case(ruleset, index, "t-stakes-raised-twice", "stakes-raised-twice")
+        if case is None:
+            continue
+        game = Game.create(ruleset.id, case["players"], case["options"])
+        match = replay_match_case(game, case)
+        if any(h.stakes >= 4 and h.result is not None and not h.result.thrown_in
+               for h in match.hands):
+            case["tags"] = sorted({*case["tags"], "targeted", "stakes-raised"})
+            return case
+    return None
+
+
+def replay_match_case(game: Game, case: JSONObject) -> MatchState:
+    start = case["start"]
+    match = new_match(game, hands=start["hands"], chips=start["chips"])
+    for i, step in enumerate(case["steps"]):
+        match = match.apply(action_from_json(step["action"], ["steps", i, "action"]))
+    return match
 
 
 def _breaches(case: JSONObject) -> set[tuple[str, str]]:
