@@ -16,8 +16,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import importlib
-import importlib.util
 import os
 import sys
 import time

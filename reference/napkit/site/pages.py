@@ -196,6 +196,14 @@ class LawBookDirective(SphinxDirective):
         if rule.see:
             facts.append([text("see: "), *joined([link(s, LAWBOOK, s) for s in rule.see])])
         node += para(*joined(facts, " · "), classes=["napkit-facts"])
+        if rule.refusals:
+            # The acts refused under this rule (NAP-1.3): each tagged breach-ID in the suite.
+            node += para(strong("Refused under this rule:"), classes=["napkit-refusals"])
+            node += bullets([
+                [code(r.id), text(": " + r.text)]
+                + ([text(" (where the ruleset has "), *joined([code(n) for n in r.needs]),
+                    text(")")] if r.needs else [])
+                for r in rule.refusals])
         rows = []
         for rid, ruleset in spec.rulesets.items():
             cites = ruleset.rules.get(rule.id)
