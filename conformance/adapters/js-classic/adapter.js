@@ -17,7 +17,7 @@ const readline = require('readline');
 
 const PROTOCOL = 'napkit-adapter/1';
 const NAME = 'js-classic';
-const VERSION = '1.1';
+const VERSION = '1.2';  // 1.2: refusals name the rules of NAP-1.3 (spec/CHANGELOG.md)
 const RULESET = 'classic';
 
 // ---------------------------------------------------------------------------------------------
