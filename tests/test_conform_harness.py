@@ -273,6 +273,12 @@ def test_matrix_is_wired_to_the_coverage_module(tmp_path: Path, monkeypatch: pyt
         seen.append(len(cases))
         return ["the matrix"], len(cases) < 10
 
+    def fake_breaches(cases: list[Any]) -> tuple[list[str], bool]:
+        seen.append(len(cases))
+        return ["the breaches"], False
+
     monkeypatch.setattr(matrix, "main_matrix", fake)
+    monkeypatch.setattr(matrix, "breach_matrix", fake_breaches)
+    # Both matrices are printed; an empty cell in either is exit 1.
     assert main(["conform", "--suite", str(SUITE), "--matrix"]) == 1
-    assert seen == [5] and capsys.readouterr().out == "the matrix\n"
+    assert seen == [5, 5] and capsys.readouterr().out == "the matrix\n\nthe breaches\n"
