@@ -35,7 +35,7 @@ import zlib
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from napkit.engine.acting import act
 from napkit.engine.actions import (
@@ -717,21 +717,23 @@ def possible(breach: Breach, game: Game) -> bool:
 
 
 # --- replaying a case (what the harness asks of a program) ----------------------------------------
+def start_state(case: JSONObject) -> HandState | MatchState:
+    """The hand or match a case's start request begins, before its first step."""
+    game = Game.create(case["ruleset"], case["players"], case["options"])
+    start = case["start"]
+    if start["type"] == "start-match":
+        return new_match(game, hands=start["hands"], chips=start["chips"])
+    funds = start["funds"]
+    return game.new_hand(start["dealer"], seats=tuple(start["seats"]), pool=start["pool"],
+                         funds=None if funds is None else tuple(funds), stakes=start["stakes"])
+
+
 def replay(case: JSONObject) -> Any:
     """Replay a case through the engine as the harness drives a program: start, then for each
     step the legal actions where the case lists them, then the step; and at the end the
     refusal or the outcome. What the engine answers, for checking the case against it: the
     legal lists, the refusal's rule and the outcome."""
-    game = Game.create(case["ruleset"], case["players"], case["options"])
-    start = case["start"]
-    state: HandState | MatchState
-    if start["type"] == "start-match":
-        state = new_match(game, hands=start["hands"], chips=start["chips"])
-    else:
-        funds = start["funds"]
-        state = game.new_hand(start["dealer"], seats=tuple(start["seats"]), pool=start["pool"],
-                              funds=None if funds is None else tuple(funds),
-                              stakes=start["stakes"])
+    state = start_state(case)
     legal: list[list[JSONObject]] = []
     for i, step in enumerate(case["steps"]):
         if "legal" in step:
@@ -919,18 +921,19 @@ def illegal_case(ruleset: Ruleset, index: int, name: str | None = None,
     return None
 
 
-def _try_breach(ruleset: Ruleset, game: Game, breach: Breach, rng: random.Random, seed: int,
-                index: int, name: str | None) -> JSONObject | None:
-    start = draw_start(game, rng)
-    if breach.prepare is not None:
-        start = breach.prepare(start, rng)
-    style = Style.draw(rng)
-    steps, final = play_hand(game, start, rng, style)
-    points = [(i, state) for i, (state, _) in enumerate(steps)] + [(len(steps), final)]
+S = TypeVar("S", HandState, MatchState)
+
+
+def _choose(game: Game, breach: Breach, find: Callable[[S, random.Random], Candidates],
+            points: list[S], rng: random.Random
+            ) -> tuple[int, S, int | None, Action, str, str] | None:
+    """Where and how to break ``breach``: among the states of a hand or match played out (the
+    i-th before its i-th step, the last after the end) where ``find`` offers actions, one drawn
+    at random, and one of its actions; with the rule the engine names refusing it, which must
+    be the breach's. None if no state offers one."""
     found = []
-    assert breach.find is not None
-    for i, state in points:
-        candidates = breach.find(state, rng)
+    for i, state in enumerate(points):
+        candidates = find(state, rng)
         if candidates:
             found.append((i, state, candidates))
     if not found:
@@ -941,6 +944,21 @@ def _try_breach(ruleset: Ruleset, game: Game, breach: Breach, rng: random.Random
     assert rule == breach.rule, (
         f"{game!r}: {breach.name} meant to break {breach.rule}, but the engine "
         f"{'accepts it' if rule is None else f'names {rule}: {why}'} ({action}, seat {seat})")
+    return i, state, seat, action, rule, why
+
+
+def _try_breach(ruleset: Ruleset, game: Game, breach: Breach, rng: random.Random, seed: int,
+                index: int, name: str | None) -> JSONObject | None:
+    start = draw_start(game, rng)
+    if breach.prepare is not None:
+        start = breach.prepare(start, rng)
+    style = Style.draw(rng)
+    steps, final = play_hand(game, start, rng, style)
+    assert breach.find is not None
+    chosen = _choose(game, breach, breach.find, [s for s, _ in steps] + [final], rng)
+    if chosen is None:
+        return None
+    i, state, seat, action, rule, why = chosen
     prefix = steps[:i]
     who = "chance" if seat is None else f"seat {seat}"
     where = (f"after {len(prefix)} steps, in the {state.phase_name}" if prefix else
@@ -968,19 +986,10 @@ def _try_match_breach(ruleset: Ruleset, game: Game, breach: Breach, rng: random.
     if played is None:
         return None
     steps, final = played
-    found = []
-    for i, state in [*((i, s) for i, (s, _) in enumerate(steps)), (len(steps), final)]:
-        candidates = breach.in_match(state, rng)
-        if candidates:
-            found.append((i, state, candidates))
-    if not found:
+    chosen = _choose(game, breach, breach.in_match, [s for s, _ in steps] + [final], rng)
+    if chosen is None:
         return None
-    i, state, candidates = found[rng.randrange(len(found))]
-    seat, action = candidates[rng.randrange(len(candidates))]
-    rule, why = refusal(state, seat, action)
-    assert rule == breach.rule, (
-        f"{game!r}: {breach.name} meant to break {breach.rule}, but the engine "
-        f"{'accepts it' if rule is None else f'names {rule}: {why}'} ({action}, seat {seat})")
+    i, state, seat, action, rule, why = chosen
     who = "chance" if seat is None else f"seat {seat}"
     chips_words = "" if chips is None else f", {chips} chips each"
     words = (f"Generated: a match of {ruleset.id}, {game.players} players"
@@ -1314,21 +1323,15 @@ def _raised_twice(ruleset: Ruleset) -> JSONObject | None:
         case = match_case(ruleset, index, "t-stakes-raised-twice", "stakes-raised-twice")
         if case is None:
             continue
-        game = Game.create(ruleset.id, case["players"], case["options"])
-        match = replay_match_case(game, case)
+        match = start_state(case)
+        for i, step in enumerate(case["steps"]):
+            match = match.apply(action_from_json(step["action"], ["steps", i, "action"]))
+        assert isinstance(match, MatchState)
         if any(h.stakes >= 4 and h.result is not None and not h.result.thrown_in
                for h in match.hands):
             case["tags"] = sorted({*case["tags"], "targeted", "stakes-raised"})
             return case
     return None
-
-
-def replay_match_case(game: Game, case: JSONObject) -> MatchState:
-    start = case["start"]
-    match = new_match(game, hands=start["hands"], chips=start["chips"])
-    for i, step in enumerate(case["steps"]):
-        match = match.apply(action_from_json(step["action"], ["steps", i, "action"]))
-    return match
 
 
 def _breaches(case: JSONObject) -> set[tuple[str, str]]:

@@ -146,7 +146,3 @@ def apply_discard(state: H, action: Action) -> H:
         state, hands=state.hands[:declarer] + (hand,) + state.hands[declarer + 1:],
         discards=state.discards + (card,), pending=0,
         log=(state.log, (declarer, action)), turn=NOBODY)
-
-
-def _words(card: object) -> str:
-    return card_words(card) if isinstance(card, int) and 0 <= card < 52 else repr(card)
