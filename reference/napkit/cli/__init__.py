@@ -53,6 +53,15 @@ def _parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
+    try:
+        return _main(argv)
+    except KeyboardInterrupt:  # Ctrl-C, at any moment: one line, no traceback (files are
+        print("\nnapkit: interrupted", file=sys.stderr)  # never half-written)
+        return EXIT_INTERRUPTED
+
+
+def _main(argv: Sequence[str] | None) -> int:
+    # Ctrl-C is main's: it may come while the parsers are built, as well as in a command.
     parser = _parser()
     try:
         args = parser.parse_args(argv)
@@ -78,9 +87,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:  # `napkit rules show x | head`: the reader has gone; not an error
         silence_stdout()
         return 0
-    except KeyboardInterrupt:  # Ctrl-C: one line, no traceback (files are never half-written)
-        print("\nnapkit: interrupted", file=sys.stderr)
-        return EXIT_INTERRUPTED
     except OSError as exc:
         where = f"{exc.filename}: " if exc.filename else ""
         print(f"napkit: {where}{exc.strerror or exc}", file=sys.stderr)
