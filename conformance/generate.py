@@ -27,7 +27,6 @@ and never touches the hand-written ones (tagged ``handworked``).
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import json
 import random
 import sys
@@ -37,19 +36,23 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
-from napkit.engine.acting import act
+from napkit.conform.breaches import (  # the refusals, each a way to break one rule
+    BREACH_BY_NAME,
+    BREACHES,
+    Breach,
+    Candidates,
+    possible,
+    refusal,
+)
+from napkit.conform.starts import HandStart, draw_start, new_hand, strong_deal
 from napkit.engine.actions import (
     ANTE,
     LEAVE_WIDOW,
     PASS,
-    PEEK,
-    SIT_OUT,
     TAKE_WIDOW,
     Action,
     Bid,
     Buy,
-    ChooseDealer,
-    Cut,
     Deal,
     Discard,
     NameTrumps,
@@ -61,10 +64,8 @@ from napkit.engine.actions import (
     SitOut,
     TakeWidow,
 )
-from napkit.engine.auction import bids_blind
 from napkit.engine.cards import (
     SPADES,
-    SUIT_BITS,
     SUIT_NAMES,
     card_name,
     card_words,
@@ -74,28 +75,16 @@ from napkit.engine.cards import (
 from napkit.engine.game import Game
 from napkit.engine.hand import HandState
 from napkit.engine.match import MatchState, new_match
-from napkit.engine.players import BiasedPlayer, Style, hand_worth, seat_view
-from napkit.engine.purchase import _limit as purchase_limit
+from napkit.engine.players import BiasedPlayer, Style, seat_view
 from napkit.engine.state import (
     AUCTION,
     CHANCE,
     DEAL,
-    DISCARD,
-    EXCHANGE,
-    NAMING,
-    PLAY,
-    PURCHASE,
-    RESHUFFLE,
-    Phase,
-    replace,
 )
-from napkit.engine.trumps import opening_leads
-from napkit.errors import RuleError
 from napkit.formats.records import hand_outcome, match_actions
 from napkit.formats.values import action_from_json, action_to_json
 from napkit.spec import coverage
 from napkit.spec.catalog import default_spec
-from napkit.spec.lawbook import Refusal
 from napkit.spec.rulesets import Ruleset, can_meet
 
 COMMAND = "python conformance/generate.py"
@@ -148,64 +137,7 @@ def choose_game(ruleset: Ruleset, index: int, rng: random.Random) -> tuple[dict[
     return options, players
 
 
-# --- how chance deals -----------------------------------------------------------------------------
-# The players are the engine's biased players (napkit.engine.players.BiasedPlayer), each hand
-# with a Style drawn from the case's rng: their draws from it are part of what a seed replays.
-def _strong_deal(state: HandState, rng: random.Random) -> Action:
-    """Of a few shuffled packs, the one that deals some player the strongest hand."""
-    best: tuple[float, Action] | None = None
-    for _ in range(30):
-        deal = state.sample_chance(rng)
-        dealt = state.apply(deal)
-        worth = max(hand_worth(cards_of(dealt.hands[s])) for s in state.order)
-        if best is None or worth > best[0]:
-            best = (worth, deal)
-    assert best is not None
-    return best[1]
-
-
-# --- playing a hand or a match --------------------------------------------------------------------
-@dataclass(frozen=True)
-class HandStart:
-    """The start-hand request's fields."""
-
-    dealer: int
-    seats: tuple[int, ...]
-    pool: int
-    funds: tuple[int, ...] | None
-    stakes: int
-
-    def to_json(self, game: Game) -> JSONObject:
-        return {"type": "start-hand", "ruleset": game.id, "options": dict(game.options),
-                "players": game.players, "dealer": self.dealer, "seats": list(self.seats),
-                "pool": self.pool, "funds": None if self.funds is None else list(self.funds),
-                "stakes": self.stakes}
-
-
-def draw_start(game: Game, rng: random.Random) -> HandStart:
-    """A hand's start: a dealer, its seats (now and then a few sitting out where a match can
-    leave players out), what the pool holds, each seat's chips where the match plays from a
-    fixed stock and pays only what it has, and raised stakes where throw-ins raise them."""
-    rules = game.rules
-    n = game.players
-    seats = tuple(range(n))
-    if (rules.ante.sit_out or rules.match.bankroll is not None) and n > 2 and rng.random() < 0.2:
-        seats = tuple(sorted(rng.sample(range(n), rng.randint(2, n - 1))))
-    dealer = rng.choice(seats)
-    pool = rng.choice((0, 0, 1, 2, 3, 4, 6, 9, 12)) if rules.pool else 0
-    funds = None
-    if rules.match.bankroll is not None and rules.match.short_payment == "pay-what-you-have":
-        top = rng.choice((1, 2, 3, 5, rules.match.bankroll))
-        funds = tuple(rng.randint(1, top) if s in seats else 0 for s in range(n))
-    stakes = 1
-    if rules.throw_in_stakes != "unchanged" and rng.random() < 0.3:
-        stakes = rng.choice((2, 4) if rules.throw_in_stakes == "double-cumulative" else (2,))
-    return HandStart(dealer, seats, pool, funds, stakes)
-
-
-def new_hand(game: Game, start: HandStart) -> HandState:
-    return game.new_hand(start.dealer, seats=start.seats, pool=start.pool, funds=start.funds,
-                         stakes=start.stakes)
+# --- how chance deals: napkit.conform.starts (HandStart, draw_start, strong_deal) ---------
 
 
 def play_hand(game: Game, start: HandStart, rng: random.Random, style: Style
@@ -216,7 +148,7 @@ def play_hand(game: Game, start: HandStart, rng: random.Random, style: Style
     steps: list[tuple[HandState, Step]] = []
     while not state.is_over():  # not play_out: each step is kept, and "nap" stacks the deal
         if state.phase == DEAL and style.auction == "nap":
-            action: Action = _strong_deal(state, rng)
+            action: Action = strong_deal(state, rng)
         elif state.is_chance():
             action = state.sample_chance(rng)
         else:
@@ -257,463 +189,16 @@ def play_match_steps(game: Game, hands: int | None, chips: int | None, rng: rand
     return None
 
 
-# --- refusals -------------------------------------------------------------------------------------
-def refusal(state: HandState | MatchState, seat: int | None,
-            action: Action) -> tuple[str | None, str]:
-    """Whether ``seat`` may take ``action`` now, as the harness asks it of a program: the rule
-    id and reason of a refusal, or (None, "") if accepted. Play already over is refused as
-    such (NAP-1.3.3, whoever asks); otherwise an action by anyone but the one whose turn it is
-    (chance is ``None``) is out of turn (NAP-1.3.1); otherwise the engine decides."""
-    try:
-        act(state, seat, action)
-    except RuleError as exc:
-        return exc.rule, exc.message
-    return None, ""
-
-
-# --- illegal actions, each chosen to break one rule -----------------------------------------------
-# Each refusal the law book defines (its rules' ``refusals``, NAP-1.3) has a finder here, under
-# the same id: where in a hand it can be tried, and which actions do it. A finder offers only
-# actions that break that one rule: lifted (the turn given to the actor, the card given to the
-# holder, see lift_turn and lift_card), each would be legal; tests/test_one_rule.py checks it.
-Candidates = list[tuple[int | None, Action]]
-
-
-@dataclass(frozen=True)
-class Breach:
-    """A way to break one rule, as the law book names it: where it can be tried, and what."""
-
-    name: str
-    find: Callable[[HandState, random.Random], Candidates] | None
-    # How the hand's start is changed so that the breach can arise (chips run out, say).
-    prepare: Callable[[HandStart, random.Random], HandStart] | None = None
-    # A breach of a match's own steps (the first dealer, the shuffle or cut, the antes) is
-    # found in a match played out instead of a hand.
-    in_match: Callable[[MatchState, random.Random], Candidates] | None = None
-
-    @property
-    def refusal(self) -> Refusal:
-        return default_spec().lawbook.refusals[self.name][1]
-
-    @property
-    def rule(self) -> str:
-        return default_spec().lawbook.refusals[self.name][0].id
-
-    @property
-    def words(self) -> str:
-        text = self.refusal.text
-        return text[0].lower() + text[1:].rstrip(".")
-
-
-def _hand(state: HandState) -> int:
-    return state.hands[state.turn]
-
-
-def lift_turn(state: HandState, seat: int) -> HandState:
-    """The hand as if ``seat`` were to act: the one change that NAP-1.3.1 forbids."""
-    return replace(state, turn=seat)
-
-
-def lift_card(state: HandState, seat: int, card: int, instead: int) -> HandState:
-    """The hand as if ``seat`` held ``card`` in place of ``instead``: the one change that
-    NAP-1.3.2 forbids."""
-    hands = list(state.hands)
-    hands[seat] = hands[seat] & ~(1 << instead) | 1 << card
-    return replace(state, hands=tuple(hands))
-
-
-def _later_players(state: HandState) -> list[int]:
-    """The seats that will act later in this round of the auction, or later in this trick
-    (after the first lead): acting now, they act only out of turn."""
-    if state.phase == AUCTION:
-        return [s for s in state.auction.queue[1:] if s != state.turn]
-    if state.phase == PLAY and (state.trick or state.tricks):
-        order = state.order
-        at = order.index(state.turn)
-        left = len(order) - len(state.trick) - 1
-        return [order[(at + k) % len(order)] for k in range(1, left + 1)]
-    return []
-
-
-def _out_of_turn(state: HandState, rng: random.Random) -> Candidates:
-    out: Candidates = []
-    for seat in _later_players(state):
-        lifted = lift_turn(state, seat)
-        out += [(seat, a) for a in lifted.legal_actions() if not isinstance(a, Peek)]
-    return out
-
-
-def _not_held_as(state: HandState, make: Callable[[int], Action], phase: Phase,
-                 keep: int = 0) -> Candidates:
-    """Actions ``make(card)`` by the player to act with a card they do not hold that would be
-    legal had they held it in place of a card of theirs of the same suit (not one of
-    ``keep``)."""
-    if state.phase != phase:
-        return []
-    seat = state.turn
-    hand = state.hands[seat]
-    pack = state.game.pack(len(state.order))
-    out: Candidates = []
-    for card in cards_of(pack & ~hand):
-        for instead in cards_of(hand & SUIT_BITS[card // 13] & ~keep):
-            if lift_card(state, seat, card, instead).is_legal(make(card)):
-                out.append((seat, make(card)))
-                break
-    return out
-
-
-def _not_held(state: HandState, rng: random.Random) -> Candidates:
-    return _not_held_as(state, Play, PLAY)
-
-
-def _discard_not_held(state: HandState, rng: random.Random) -> Candidates:
-    return _not_held_as(state, Discard, DISCARD, keep=state.pending)
-
-
-def _buy_not_held(state: HandState, rng: random.Random) -> Candidates:
-    return _not_held_as(state, lambda card: Buy(1 << card), PURCHASE)
-
-
-def _revoke(state: HandState, rng: random.Random) -> Candidates:
-    if state.phase != PLAY or not state.trick:
-        return []
-    hand = _hand(state)
-    led = SUIT_BITS[state.trick[0] // 13]
-    if not hand & led or not hand & ~led:
-        return []
-    return [(state.turn, Play(c)) for c in cards_of(hand & ~led)]
-
-
-def _first_lead(state: HandState, rng: random.Random) -> Candidates:
-    if state.phase != PLAY or state.tricks or state.trick:
-        return []
-    hand = _hand(state)
-    return [(state.turn, Play(c)) for c in cards_of(hand & ~opening_leads(state))]
-
-
-def _bid_not_higher(state: HandState, rng: random.Random) -> Candidates:
-    if state.phase != AUCTION or state.auction.high < 0:
-        return []
-    bids = state.game.rules.bids[:state.auction.high + 1]
-    return [(state.turn, Bid(b.id)) for b in bids]
-
-
-def _bid_prerequisite(state: HandState, rng: random.Random) -> Candidates:
-    if state.phase != AUCTION:
-        return []
-    made = state.auction.made
-    blind = bids_blind(state)
-    return [(state.turn, Bid(b.id)) for b in state.game.rules.bids[state.auction.high + 1:]
-            if b.requires and not all(made & group for group in b.requires)
-            and not (blind and b.widow == "with")]
-
-
-def _with_unseen(state: HandState, rng: random.Random) -> Candidates:
-    if state.phase != AUCTION or not bids_blind(state):
-        return []
-    made = state.auction.made
-    return [(state.turn, Bid(b.id)) for b in state.game.rules.bids[state.auction.high + 1:]
-            if b.widow == "with" and all(made & group for group in b.requires)]
-
-
-def _unknown_bid(state: HandState, rng: random.Random) -> Candidates:
-    if state.phase != AUCTION:
-        return []
-    present = set(state.game.bid_index)
-    return [(state.turn, Bid(b)) for b in all_bid_ids() if b not in present]
-
-
-def _not_a_call(state: HandState, rng: random.Random) -> Candidates:
-    if state.phase != AUCTION:
-        return []
-    return [(state.turn, Play(c)) for c in cards_of(_hand(state))]
-
-
-def _look(state: HandState, rng: random.Random) -> Candidates:
-    """A second look at the widow, by a player who could pay for it."""
-    if state.phase != AUCTION or state.game.rules.peek is None or state.widow < 0:
-        return []
-    seat = state.turn
-    cost = state.game.rules.peek.cost
-    if state.seen >> seat & 1 and (state.funds is None or state.funds[seat] >= cost):
-        return [(seat, PEEK)]
-    return []
-
-
-def _look_no_chips(state: HandState, rng: random.Random) -> Candidates:
-    """A first look at the widow by a player whose chips cannot pay for it."""
-    if state.phase != AUCTION or state.game.rules.peek is None or state.widow < 0:
-        return []
-    seat = state.turn
-    if (not state.seen >> seat & 1 and state.funds is not None
-            and state.funds[seat] < state.game.rules.peek.cost):
-        return [(seat, PEEK)]
-    return []
-
-
-def _broke(start: HandStart, rng: random.Random) -> HandStart:
-    """A start where one seat has no chips left (its ante took its last), so cannot pay for a
-    look."""
-    if start.funds is None:
-        return start
-    funds = list(start.funds)
-    funds[rng.choice(start.seats)] = 0
-    return dataclasses.replace(start, funds=tuple(funds))
-
-
-def _no_looks(state: HandState, rng: random.Random) -> Candidates:
-    """A look asked for in a game that has no paid looks: the player is to pass or bid."""
-    if state.phase != AUCTION or state.game.rules.peek is not None:
-        return []
-    return [(state.turn, PEEK)]
-
-
-def _exchange(state: HandState, rng: random.Random) -> Candidates:
-    """Something other than taking or leaving the widow, or than discarding: not naming
-    trumps, which has a refusal of its own (naming-before-exchange)."""
-    seat = state.turn
-    hand = state.hands[seat] if seat >= 0 else 0
-    if state.phase == EXCHANGE:
-        return [(seat, Play(c)) for c in cards_of(hand)] + [
-            (seat, Discard(c)) for c in cards_of(hand)]
-    if state.phase == DISCARD:
-        return [(seat, LEAVE_WIDOW), (seat, Play(rng.choice(cards_of(hand))))]
-    return []
-
-
-def _discard_taken(state: HandState, rng: random.Random) -> Candidates:
-    if state.phase != DISCARD:
-        return []
-    return [(state.turn, Discard(c)) for c in cards_of(state.pending)]
-
-
-def _naming_before_exchange(state: HandState, rng: random.Random) -> Candidates:
-    if state.phase not in (EXCHANGE, DISCARD) or state.contract_bid is None or (
-            state.contract_bid.trumps != "named"):
-        return []
-    return [(state.turn, NameTrumps(s)) for s in range(4)]
-
-
-def _naming(state: HandState, rng: random.Random) -> Candidates:
-    if state.phase != NAMING:
-        return []
-    return [(state.turn, Play(c)) for c in cards_of(state.hands[state.turn])]
-
-
-def _naming_void(state: HandState, rng: random.Random) -> Candidates:
-    if state.phase != NAMING or state.game.rules.naming_void_allowed:
-        return []
-    hand = state.hands[state.turn]
-    return [(state.turn, NameTrumps(s)) for s in range(4) if not hand & SUIT_BITS[s]]
-
-
-def _naming_one_suit(state: HandState, rng: random.Random) -> Candidates:
-    if state.phase != NAMING:
-        return []
-    hand = state.hands[state.turn]
-    held = [s for s in range(4) if hand & SUIT_BITS[s]]
-    if len(held) != 1 or not state.game.rules.naming_non_trump_binds or (
-            state.contract_bid is None or state.contract_bid.lead != "lowest-non-trump"):
-        return []
-    return [(state.turn, NameTrumps(held[0]))]
-
-
-def _buy(state: HandState, rng: random.Random) -> Candidates:
-    """Something other than a purchase (of no cards or some) at one's turn to buy."""
-    if state.phase != PURCHASE:
-        return []
-    seat = state.turn
-    return [(seat, Bid(state.game.rules.bids[0].id)), (seat, PASS),
-            (seat, Play(rng.choice(cards_of(state.hands[seat]))))]
-
-
-def _buy_limit(state: HandState, rng: random.Random) -> Candidates:
-    if state.phase != PURCHASE:
-        return []
-    seat = state.turn
-    purchase = state.game.rules.purchase
-    cost = purchase.cost if purchase is not None else 0
-    if state.funds is not None and state.funds[seat] < cost:
-        return []
-    limit = purchase_limit(state)
-    mine = cards_of(state.hands[seat])
-    if limit >= len(mine):
-        return []
-    return [(seat, Buy(sum(1 << c for c in rng.sample(mine, k))))
-            for k in range(limit + 1, len(mine) + 1)]
-
-
-def _deal(state: HandState, rng: random.Random) -> Candidates:
-    if state.phase != DEAL:
-        return []
-    cards = list(cards_of(state.game.pack(len(state.order))))
-    rng.shuffle(cards)
-    out: Candidates = [(None, Deal(tuple(cards[:-1])))]  # a card short
-    outside = [c for c in range(52) if c not in cards]
-    if outside:  # a card from outside this pack in place of one of it
-        out.append((None, Deal((rng.choice(outside), *cards[1:]))))
-    return out
-
-
-def _deal_first(state: HandState, rng: random.Random) -> Candidates:
-    if state.phase != DEAL:
-        return []
-    cards = list(cards_of(state.game.pack(len(state.order))))
-    rng.shuffle(cards)
-    return [(None, Reshuffle(tuple(cards)))]
-
-
-def _reshuffle(state: HandState, rng: random.Random) -> Candidates:
-    if state.phase != RESHUFFLE:
-        return []
-    stock = list(state.discards)
-    rng.shuffle(stock)
-    return [(None, Reshuffle(tuple(stock[:-1])))] if stock else []
-
-
-def _over(state: HandState, rng: random.Random) -> Candidates:
-    """An action after the fifth trick of a hand played out."""
-    if not state.is_over() or not state.tricks:
-        return []
-    seat = state.tricks[-1].winner
-    return [(seat, Play(rng.choice(state.tricks[-1].cards)))]
-
-
-def _thrown_in(state: HandState, rng: random.Random) -> Candidates:
-    """An action in a hand that was thrown in, which is not played at all."""
-    if not (state.is_over() and state.result is not None and state.result.thrown_in):
-        return []
-    seat = state.order[0]
-    return [(seat, Bid(state.game.rules.bids[0].id)), (seat, PASS)]
-
-
-def _pack(match: MatchState, rng: random.Random) -> list[int]:
-    """The table's pack, shuffled: its size set by the players still in the match."""
-    cards = list(cards_of(match.game.pack(match.game.players - match.out.bit_count())))
-    rng.shuffle(cards)
-    return cards
-
-
-def _first_dealer(match: MatchState, rng: random.Random) -> Candidates:
-    """Chance, due to choose the first dealer, shuffles instead, or names a seat not there."""
-    if match.phase_name != "first-dealer":
-        return []
-    return [(None, Shuffle(tuple(_pack(match, rng)))), (None, ChooseDealer(match.game.players))]
-
-
-def _shuffle(match: MatchState, rng: random.Random) -> Candidates:
-    if match.phase_name != "prepare" or not match.shuffle_next:
-        return []
-    return [(None, Cut(1)), (None, ChooseDealer(0))]
-
-
-def _shuffle_pack(match: MatchState, rng: random.Random) -> Candidates:
-    if match.phase_name != "prepare" or not match.shuffle_next:
-        return []
-    cards = _pack(match, rng)
-    out: Candidates = [(None, Shuffle(tuple(cards[:-1])))]  # a card short
-    outside = [c for c in range(52) if c not in cards]
-    if outside:
-        out.append((None, Shuffle((rng.choice(outside), *cards[1:]))))
-    return out
-
-
-def _cut(match: MatchState, rng: random.Random) -> Candidates:
-    if match.phase_name != "prepare" or match.shuffle_next:
-        return []
-    return [(None, Cut(len(match.pack))),
-            (None, Shuffle(tuple(_pack(match, rng))))]
-
-
-def _ante(match: MatchState, rng: random.Random) -> Candidates:
-    if match.phase_name != "ante":
-        return []
-    seat = match.turn
-    return [(seat, PASS), (seat, Bid(match.game.rules.bids[0].id))]
-
-
-def _sit_out_last(match: MatchState, rng: random.Random) -> Candidates:
-    if match.phase_name != "ante" or SIT_OUT in match.legal_actions():
-        return []
-    return [(match.turn, SIT_OUT)]
-
-
-def _match_over(match: MatchState, rng: random.Random) -> Candidates:
-    if not match.is_over():
-        return []
-    return [(None, Shuffle(tuple(_pack(match, rng)))), (0, PASS)]
-
-
-BREACHES = (
-    Breach("revoke", _revoke),
-    Breach("not-held", _not_held),
-    Breach("discard-not-held", _discard_not_held),
-    Breach("buy-not-held", _buy_not_held),
-    Breach("first-lead", _first_lead),
-    Breach("bid-not-higher", _bid_not_higher),
-    Breach("bid-prerequisite", _bid_prerequisite),
-    Breach("with-unseen", _with_unseen),
-    Breach("unknown-bid", _unknown_bid),
-    Breach("not-a-call", _not_a_call),
-    Breach("out-of-turn", _out_of_turn),
-    Breach("look", _look),
-    Breach("look-no-chips", _look_no_chips, _broke),
-    Breach("no-looks", _no_looks),
-    Breach("exchange", _exchange),
-    Breach("discard-taken", _discard_taken),
-    Breach("naming-before-exchange", _naming_before_exchange),
-    Breach("naming", _naming),
-    Breach("naming-void", _naming_void),
-    Breach("naming-one-suit", _naming_one_suit),
-    Breach("buy", _buy),
-    Breach("buy-limit", _buy_limit),
-    Breach("deal", _deal),
-    Breach("deal-first", _deal_first),
-    Breach("reshuffle", _reshuffle),
-    Breach("over", _over),
-    Breach("thrown-in", _thrown_in),
-    Breach("match-over", None, in_match=_match_over),
-    Breach("first-dealer", None, in_match=_first_dealer),
-    Breach("shuffle", None, in_match=_shuffle),
-    Breach("shuffle-pack", None, in_match=_shuffle_pack),
-    Breach("cut", None, in_match=_cut),
-    Breach("ante", None, in_match=_ante),
-    Breach("sit-out-last", None, in_match=_sit_out_last),
-)
-# The order in which the illegal cases of a ruleset take their breaches (the common ones more
-# often); a breach its ruleset cannot reach is skipped. The rarer refusals are reached by the
-# cases targeted at them (generate, below).
+# Refusals: napkit.conform.breaches. The order in which the illegal cases of a ruleset take
+# their breaches (the common ones more often); a breach its ruleset cannot reach is skipped.
+# The rarer refusals are reached by the cases targeted at them (generate, below).
 BREACH_CYCLE = ("revoke", "not-held", "bid-not-higher", "out-of-turn", "first-lead", "look",
                 "revoke", "exchange", "naming", "bid-prerequisite", "unknown-bid", "buy",
                 "not-held", "buy-limit", "deal", "out-of-turn", "not-a-call", "deal-first",
                 "reshuffle", "over", "bid-not-higher", "no-looks", "thrown-in")
-BREACH_BY_NAME = {b.name: b for b in BREACHES}
 # Refusals random play almost never reaches, covered by hand-written cases instead: a declarer
 # dealt five cards of one suit who bids a contract with a duty to lead a non-trump.
 BY_HAND = frozenset({"naming-one-suit"})
-
-
-def all_bid_ids() -> list[str]:
-    """Every bid id of every ruleset, under any options."""
-    found: set[str] = set()
-    for ruleset in default_spec().rulesets.values():
-        bids = ruleset.params.get("bids")
-        for bid in bids if isinstance(bids, list) else []:
-            ident = bid.get("id") if isinstance(bid, dict) else None
-            if isinstance(ident, str):
-                found.add(ident)
-    return sorted(found)
-
-
-def possible(breach: Breach, game: Game) -> bool:
-    """Whether a breach can occur at all in a game (else it is not tried): its rule is in
-    force in the game's ruleset, and the game's parameters offer what the law book says the
-    refusal needs."""
-    ruleset = default_spec().rulesets[game.id]
-    if breach.rule not in ruleset.rules:
-        return False
-    params = ruleset.resolve(dict(game.options))
-    return all(can_meet(params, need) for need in breach.refusal.needs)
 
 
 # --- replaying a case (what the harness asks of a program) ----------------------------------------

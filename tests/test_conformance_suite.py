@@ -311,7 +311,9 @@ def test_the_generator_checks_the_rule_it_meant_to_break() -> None:
     ruleset = default_spec().rulesets["classic"]
 
     def not_held(state: object, rng: object) -> list[tuple[int, Play]]:
-        found = gen._not_held(state, rng)
+        from napkit.conform.breaches import _not_held
+
+        found = _not_held(state, rng)
         return list(found)
 
     fake = gen.Breach("revoke", not_held)

@@ -1,0 +1,511 @@
+"""Breaking one rule on purpose: where in a hand or a match each refusal of the law book can be
+tried, and which actions do it (spec/conformance.md 1.1 and 1.2).
+
+Each refusal the law book defines (its rules' ``refusals``, NAP-1.3) has a finder here under
+the same id. A finder offers only actions that break that one rule: lifted (the turn given to
+the actor, the card given to the holder: :func:`lift_turn`, :func:`lift_card`), each would be
+legal; tests/test_one_rule.py checks that for the suite. The generator of the suite
+(conformance/generate.py) writes its illegal cases with them, and ``napkit fuzz`` tries them
+on a program at random points of random play and expects each refused under its rule.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from napkit.conform.starts import HandStart
+from napkit.engine.acting import act
+from napkit.engine.actions import (
+    LEAVE_WIDOW,
+    PASS,
+    PEEK,
+    SIT_OUT,
+    Action,
+    Bid,
+    Buy,
+    ChooseDealer,
+    Cut,
+    Deal,
+    Discard,
+    NameTrumps,
+    Peek,
+    Play,
+    Reshuffle,
+    Shuffle,
+)
+from napkit.engine.auction import bids_blind
+from napkit.engine.cards import SUIT_BITS, cards_of
+from napkit.engine.game import Game
+from napkit.engine.hand import HandState
+from napkit.engine.match import MatchState
+from napkit.engine.purchase import _limit as purchase_limit
+from napkit.engine.state import (
+    AUCTION,
+    DEAL,
+    DISCARD,
+    EXCHANGE,
+    NAMING,
+    PLAY,
+    PURCHASE,
+    RESHUFFLE,
+    Phase,
+    replace,
+)
+from napkit.engine.trumps import opening_leads
+from napkit.errors import RuleError
+from napkit.spec.catalog import default_spec
+from napkit.spec.lawbook import Refusal
+from napkit.spec.rulesets import Ruleset, can_meet
+
+
+def refusal(state: HandState | MatchState, seat: int | None,
+            action: Action) -> tuple[str | None, str]:
+    """Whether ``seat`` may take ``action`` now, as the harness asks it of a program: the rule
+    id and reason of a refusal, or (None, "") if accepted. Play already over is refused as
+    such (NAP-1.3.3, whoever asks); otherwise an action by anyone but the one whose turn it is
+    (chance is ``None``) is out of turn (NAP-1.3.1); otherwise the engine decides."""
+    try:
+        act(state, seat, action)
+    except RuleError as exc:
+        return exc.rule, exc.message
+    return None, ""
+
+
+# --- illegal actions, each chosen to break one rule -----------------------------------------------
+# Each refusal the law book defines (its rules' ``refusals``, NAP-1.3) has a finder here, under
+# the same id: where in a hand it can be tried, and which actions do it. A finder offers only
+# actions that break that one rule: lifted (the turn given to the actor, the card given to the
+# holder, see lift_turn and lift_card), each would be legal; tests/test_one_rule.py checks it.
+Candidates = list[tuple[int | None, Action]]
+
+
+@dataclass(frozen=True)
+class Breach:
+    """A way to break one rule, as the law book names it: where it can be tried, and what."""
+
+    name: str
+    find: Callable[[HandState, random.Random], Candidates] | None
+    # How the hand's start is changed so that the breach can arise (chips run out, say).
+    prepare: Callable[[HandStart, random.Random], HandStart] | None = None
+    # A breach of a match's own steps (the first dealer, the shuffle or cut, the antes) is
+    # found in a match played out instead of a hand.
+    in_match: Callable[[MatchState, random.Random], Candidates] | None = None
+
+    @property
+    def refusal(self) -> Refusal:
+        return default_spec().lawbook.refusals[self.name][1]
+
+    @property
+    def rule(self) -> str:
+        return default_spec().lawbook.refusals[self.name][0].id
+
+    @property
+    def words(self) -> str:
+        text = self.refusal.text
+        return text[0].lower() + text[1:].rstrip(".")
+
+
+def _hand(state: HandState) -> int:
+    return state.hands[state.turn]
+
+
+def lift_turn(state: HandState, seat: int) -> HandState:
+    """The hand as if ``seat`` were to act: the one change that NAP-1.3.1 forbids."""
+    return replace(state, turn=seat)
+
+
+def lift_card(state: HandState, seat: int, card: int, instead: int) -> HandState:
+    """The hand as if ``seat`` held ``card`` in place of ``instead``: the one change that
+    NAP-1.3.2 forbids."""
+    hands = list(state.hands)
+    hands[seat] = hands[seat] & ~(1 << instead) | 1 << card
+    return replace(state, hands=tuple(hands))
+
+
+def _later_players(state: HandState) -> list[int]:
+    """The seats that will act later in this round of the auction, or later in this trick
+    (after the first lead): acting now, they act only out of turn."""
+    if state.phase == AUCTION:
+        return [s for s in state.auction.queue[1:] if s != state.turn]
+    if state.phase == PLAY and (state.trick or state.tricks):
+        order = state.order
+        at = order.index(state.turn)
+        left = len(order) - len(state.trick) - 1
+        return [order[(at + k) % len(order)] for k in range(1, left + 1)]
+    return []
+
+
+def _out_of_turn(state: HandState, rng: random.Random) -> Candidates:
+    out: Candidates = []
+    for seat in _later_players(state):
+        lifted = lift_turn(state, seat)
+        out += [(seat, a) for a in lifted.legal_actions() if not isinstance(a, Peek)]
+    return out
+
+
+def _not_held_as(state: HandState, make: Callable[[int], Action], phase: Phase,
+                 keep: int = 0) -> Candidates:
+    """Actions ``make(card)`` by the player to act with a card they do not hold that would be
+    legal had they held it in place of a card of theirs of the same suit (not one of
+    ``keep``)."""
+    if state.phase != phase:
+        return []
+    seat = state.turn
+    hand = state.hands[seat]
+    pack = state.game.pack(len(state.order))
+    out: Candidates = []
+    for card in cards_of(pack & ~hand):
+        for instead in cards_of(hand & SUIT_BITS[card // 13] & ~keep):
+            if lift_card(state, seat, card, instead).is_legal(make(card)):
+                out.append((seat, make(card)))
+                break
+    return out
+
+
+def _not_held(state: HandState, rng: random.Random) -> Candidates:
+    return _not_held_as(state, Play, PLAY)
+
+
+def _discard_not_held(state: HandState, rng: random.Random) -> Candidates:
+    return _not_held_as(state, Discard, DISCARD, keep=state.pending)
+
+
+def _buy_not_held(state: HandState, rng: random.Random) -> Candidates:
+    return _not_held_as(state, lambda card: Buy(1 << card), PURCHASE)
+
+
+def _revoke(state: HandState, rng: random.Random) -> Candidates:
+    if state.phase != PLAY or not state.trick:
+        return []
+    hand = _hand(state)
+    led = SUIT_BITS[state.trick[0] // 13]
+    if not hand & led or not hand & ~led:
+        return []
+    return [(state.turn, Play(c)) for c in cards_of(hand & ~led)]
+
+
+def _first_lead(state: HandState, rng: random.Random) -> Candidates:
+    if state.phase != PLAY or state.tricks or state.trick:
+        return []
+    hand = _hand(state)
+    return [(state.turn, Play(c)) for c in cards_of(hand & ~opening_leads(state))]
+
+
+def _bid_not_higher(state: HandState, rng: random.Random) -> Candidates:
+    if state.phase != AUCTION or state.auction.high < 0:
+        return []
+    bids = state.game.rules.bids[:state.auction.high + 1]
+    return [(state.turn, Bid(b.id)) for b in bids]
+
+
+def _bid_prerequisite(state: HandState, rng: random.Random) -> Candidates:
+    if state.phase != AUCTION:
+        return []
+    made = state.auction.made
+    blind = bids_blind(state)
+    return [(state.turn, Bid(b.id)) for b in state.game.rules.bids[state.auction.high + 1:]
+            if b.requires and not all(made & group for group in b.requires)
+            and not (blind and b.widow == "with")]
+
+
+def _with_unseen(state: HandState, rng: random.Random) -> Candidates:
+    if state.phase != AUCTION or not bids_blind(state):
+        return []
+    made = state.auction.made
+    return [(state.turn, Bid(b.id)) for b in state.game.rules.bids[state.auction.high + 1:]
+            if b.widow == "with" and all(made & group for group in b.requires)]
+
+
+def _unknown_bid(state: HandState, rng: random.Random) -> Candidates:
+    if state.phase != AUCTION:
+        return []
+    present = set(state.game.bid_index)
+    return [(state.turn, Bid(b)) for b in all_bid_ids() if b not in present]
+
+
+def _not_a_call(state: HandState, rng: random.Random) -> Candidates:
+    if state.phase != AUCTION:
+        return []
+    return [(state.turn, Play(c)) for c in cards_of(_hand(state))]
+
+
+def _look(state: HandState, rng: random.Random) -> Candidates:
+    """A second look at the widow, by a player who could pay for it."""
+    if state.phase != AUCTION or state.game.rules.peek is None or state.widow < 0:
+        return []
+    seat = state.turn
+    cost = state.game.rules.peek.cost
+    if state.seen >> seat & 1 and (state.funds is None or state.funds[seat] >= cost):
+        return [(seat, PEEK)]
+    return []
+
+
+def _look_no_chips(state: HandState, rng: random.Random) -> Candidates:
+    """A first look at the widow by a player whose chips cannot pay for it."""
+    if state.phase != AUCTION or state.game.rules.peek is None or state.widow < 0:
+        return []
+    seat = state.turn
+    if (not state.seen >> seat & 1 and state.funds is not None
+            and state.funds[seat] < state.game.rules.peek.cost):
+        return [(seat, PEEK)]
+    return []
+
+
+def _broke(start: HandStart, rng: random.Random) -> HandStart:
+    """A start where one seat has no chips left (its ante took its last), so cannot pay for a
+    look."""
+    if start.funds is None:
+        return start
+    funds = list(start.funds)
+    funds[rng.choice(start.seats)] = 0
+    return dataclasses.replace(start, funds=tuple(funds))
+
+
+def _no_looks(state: HandState, rng: random.Random) -> Candidates:
+    """A look asked for in a game that has no paid looks: the player is to pass or bid."""
+    if state.phase != AUCTION or state.game.rules.peek is not None:
+        return []
+    return [(state.turn, PEEK)]
+
+
+def _exchange(state: HandState, rng: random.Random) -> Candidates:
+    """Something other than taking or leaving the widow, or than discarding: not naming
+    trumps, which has a refusal of its own (naming-before-exchange)."""
+    seat = state.turn
+    hand = state.hands[seat] if seat >= 0 else 0
+    if state.phase == EXCHANGE:
+        return [(seat, Play(c)) for c in cards_of(hand)] + [
+            (seat, Discard(c)) for c in cards_of(hand)]
+    if state.phase == DISCARD:
+        return [(seat, LEAVE_WIDOW), (seat, Play(rng.choice(cards_of(hand))))]
+    return []
+
+
+def _discard_taken(state: HandState, rng: random.Random) -> Candidates:
+    if state.phase != DISCARD:
+        return []
+    return [(state.turn, Discard(c)) for c in cards_of(state.pending)]
+
+
+def _naming_before_exchange(state: HandState, rng: random.Random) -> Candidates:
+    if state.phase not in (EXCHANGE, DISCARD) or state.contract_bid is None or (
+            state.contract_bid.trumps != "named"):
+        return []
+    return [(state.turn, NameTrumps(s)) for s in range(4)]
+
+
+def _naming(state: HandState, rng: random.Random) -> Candidates:
+    if state.phase != NAMING:
+        return []
+    return [(state.turn, Play(c)) for c in cards_of(state.hands[state.turn])]
+
+
+def _naming_void(state: HandState, rng: random.Random) -> Candidates:
+    if state.phase != NAMING or state.game.rules.naming_void_allowed:
+        return []
+    hand = state.hands[state.turn]
+    return [(state.turn, NameTrumps(s)) for s in range(4) if not hand & SUIT_BITS[s]]
+
+
+def _naming_one_suit(state: HandState, rng: random.Random) -> Candidates:
+    if state.phase != NAMING:
+        return []
+    hand = state.hands[state.turn]
+    held = [s for s in range(4) if hand & SUIT_BITS[s]]
+    if len(held) != 1 or not state.game.rules.naming_non_trump_binds or (
+            state.contract_bid is None or state.contract_bid.lead != "lowest-non-trump"):
+        return []
+    return [(state.turn, NameTrumps(held[0]))]
+
+
+def _buy(state: HandState, rng: random.Random) -> Candidates:
+    """Something other than a purchase (of no cards or some) at one's turn to buy."""
+    if state.phase != PURCHASE:
+        return []
+    seat = state.turn
+    return [(seat, Bid(state.game.rules.bids[0].id)), (seat, PASS),
+            (seat, Play(rng.choice(cards_of(state.hands[seat]))))]
+
+
+def _buy_limit(state: HandState, rng: random.Random) -> Candidates:
+    if state.phase != PURCHASE:
+        return []
+    seat = state.turn
+    purchase = state.game.rules.purchase
+    cost = purchase.cost if purchase is not None else 0
+    if state.funds is not None and state.funds[seat] < cost:
+        return []
+    limit = purchase_limit(state)
+    mine = cards_of(state.hands[seat])
+    if limit >= len(mine):
+        return []
+    return [(seat, Buy(sum(1 << c for c in rng.sample(mine, k))))
+            for k in range(limit + 1, len(mine) + 1)]
+
+
+def _deal(state: HandState, rng: random.Random) -> Candidates:
+    if state.phase != DEAL:
+        return []
+    cards = list(cards_of(state.game.pack(len(state.order))))
+    rng.shuffle(cards)
+    out: Candidates = [(None, Deal(tuple(cards[:-1])))]  # a card short
+    outside = [c for c in range(52) if c not in cards]
+    if outside:  # a card from outside this pack in place of one of it
+        out.append((None, Deal((rng.choice(outside), *cards[1:]))))
+    return out
+
+
+def _deal_first(state: HandState, rng: random.Random) -> Candidates:
+    if state.phase != DEAL:
+        return []
+    cards = list(cards_of(state.game.pack(len(state.order))))
+    rng.shuffle(cards)
+    return [(None, Reshuffle(tuple(cards)))]
+
+
+def _reshuffle(state: HandState, rng: random.Random) -> Candidates:
+    if state.phase != RESHUFFLE:
+        return []
+    stock = list(state.discards)
+    rng.shuffle(stock)
+    return [(None, Reshuffle(tuple(stock[:-1])))] if stock else []
+
+
+def _over(state: HandState, rng: random.Random) -> Candidates:
+    """An action after the fifth trick of a hand played out."""
+    if not state.is_over() or not state.tricks:
+        return []
+    seat = state.tricks[-1].winner
+    return [(seat, Play(rng.choice(state.tricks[-1].cards)))]
+
+
+def _thrown_in(state: HandState, rng: random.Random) -> Candidates:
+    """An action in a hand that was thrown in, which is not played at all."""
+    if not (state.is_over() and state.result is not None and state.result.thrown_in):
+        return []
+    seat = state.order[0]
+    return [(seat, Bid(state.game.rules.bids[0].id)), (seat, PASS)]
+
+
+def _pack(match: MatchState, rng: random.Random) -> list[int]:
+    """The table's pack, shuffled: its size set by the players still in the match."""
+    cards = list(cards_of(match.game.pack(match.game.players - match.out.bit_count())))
+    rng.shuffle(cards)
+    return cards
+
+
+def _first_dealer(match: MatchState, rng: random.Random) -> Candidates:
+    """Chance, due to choose the first dealer, shuffles instead, or names a seat not there."""
+    if match.phase_name != "first-dealer":
+        return []
+    return [(None, Shuffle(tuple(_pack(match, rng)))), (None, ChooseDealer(match.game.players))]
+
+
+def _shuffle(match: MatchState, rng: random.Random) -> Candidates:
+    if match.phase_name != "prepare" or not match.shuffle_next:
+        return []
+    return [(None, Cut(1)), (None, ChooseDealer(0))]
+
+
+def _shuffle_pack(match: MatchState, rng: random.Random) -> Candidates:
+    if match.phase_name != "prepare" or not match.shuffle_next:
+        return []
+    cards = _pack(match, rng)
+    out: Candidates = [(None, Shuffle(tuple(cards[:-1])))]  # a card short
+    outside = [c for c in range(52) if c not in cards]
+    if outside:
+        out.append((None, Shuffle((rng.choice(outside), *cards[1:]))))
+    return out
+
+
+def _cut(match: MatchState, rng: random.Random) -> Candidates:
+    if match.phase_name != "prepare" or match.shuffle_next:
+        return []
+    return [(None, Cut(len(match.pack))),
+            (None, Shuffle(tuple(_pack(match, rng))))]
+
+
+def _ante(match: MatchState, rng: random.Random) -> Candidates:
+    if match.phase_name != "ante":
+        return []
+    seat = match.turn
+    return [(seat, PASS), (seat, Bid(match.game.rules.bids[0].id))]
+
+
+def _sit_out_last(match: MatchState, rng: random.Random) -> Candidates:
+    if match.phase_name != "ante" or SIT_OUT in match.legal_actions():
+        return []
+    return [(match.turn, SIT_OUT)]
+
+
+def _match_over(match: MatchState, rng: random.Random) -> Candidates:
+    if not match.is_over():
+        return []
+    return [(None, Shuffle(tuple(_pack(match, rng)))), (0, PASS)]
+
+
+BREACHES = (
+    Breach("revoke", _revoke),
+    Breach("not-held", _not_held),
+    Breach("discard-not-held", _discard_not_held),
+    Breach("buy-not-held", _buy_not_held),
+    Breach("first-lead", _first_lead),
+    Breach("bid-not-higher", _bid_not_higher),
+    Breach("bid-prerequisite", _bid_prerequisite),
+    Breach("with-unseen", _with_unseen),
+    Breach("unknown-bid", _unknown_bid),
+    Breach("not-a-call", _not_a_call),
+    Breach("out-of-turn", _out_of_turn),
+    Breach("look", _look),
+    Breach("look-no-chips", _look_no_chips, _broke),
+    Breach("no-looks", _no_looks),
+    Breach("exchange", _exchange),
+    Breach("discard-taken", _discard_taken),
+    Breach("naming-before-exchange", _naming_before_exchange),
+    Breach("naming", _naming),
+    Breach("naming-void", _naming_void),
+    Breach("naming-one-suit", _naming_one_suit),
+    Breach("buy", _buy),
+    Breach("buy-limit", _buy_limit),
+    Breach("deal", _deal),
+    Breach("deal-first", _deal_first),
+    Breach("reshuffle", _reshuffle),
+    Breach("over", _over),
+    Breach("thrown-in", _thrown_in),
+    Breach("match-over", None, in_match=_match_over),
+    Breach("first-dealer", None, in_match=_first_dealer),
+    Breach("shuffle", None, in_match=_shuffle),
+    Breach("shuffle-pack", None, in_match=_shuffle_pack),
+    Breach("cut", None, in_match=_cut),
+    Breach("ante", None, in_match=_ante),
+    Breach("sit-out-last", None, in_match=_sit_out_last),
+)
+BREACH_BY_NAME = {b.name: b for b in BREACHES}
+
+
+def all_bid_ids() -> list[str]:
+    """Every bid id of every ruleset, under any options."""
+    found: set[str] = set()
+    for ruleset in default_spec().rulesets.values():
+        bids = ruleset.params.get("bids")
+        for bid in bids if isinstance(bids, list) else []:
+            ident = bid.get("id") if isinstance(bid, dict) else None
+            if isinstance(ident, str):
+                found.add(ident)
+    return sorted(found)
+
+
+def possible(breach: Breach, game: Game) -> bool:
+    """Whether a breach can occur at all in a game (else it is not tried): its rule is in
+    force in the game's ruleset, and the game's parameters offer what the law book says the
+    refusal needs."""
+    # A house ruleset (napkit.spec) is its own object; a built-in one is found by id.
+    ruleset = (game.ruleset if isinstance(game.ruleset, Ruleset)
+               else default_spec().rulesets[game.id])
+    if breach.rule not in ruleset.rules:
+        return False
+    params = ruleset.resolve(dict(game.options))
+    return all(can_meet(params, need) for need in breach.refusal.needs)
