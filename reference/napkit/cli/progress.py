@@ -46,9 +46,12 @@ class Progress:
         self.began = time.monotonic()
         self.drawn = 0.0
         self.shown = False  # whether a bar is on the screen now
+        self.note = ""
 
-    def step(self, bad: bool = False) -> None:
-        """One more step done (``bad``: it failed)."""
+    def step(self, bad: bool = False, note: str = "") -> None:
+        """One more step done (``bad``: it failed); ``note`` is shown after the rate on a
+        terminal (``87/120 rules``)."""
+        self.note = note
         self.done += 1
         self.failed += bad
         if self.tty:
@@ -73,7 +76,8 @@ class Progress:
             width = 30
             filled = width * self.done // max(self.total, 1)
             bar = f"[{'#' * filled}{'.' * (width - filled)}] {self.done}/{self.total} {self.noun}"
-        self.stream.write(f"\r{bar}{failed}{rate}\x1b[K")
+        note = f", {self.note}" if self.note else ""
+        self.stream.write(f"\r{bar}{failed}{rate}{note}\x1b[K")
         self.stream.flush()
         self.shown = True
 

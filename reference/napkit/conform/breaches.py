@@ -502,10 +502,22 @@ def possible(breach: Breach, game: Game) -> bool:
     """Whether a breach can occur at all in a game (else it is not tried): its rule is in
     force in the game's ruleset, and the game's parameters offer what the law book says the
     refusal needs."""
-    # A house ruleset (napkit.spec) is its own object; a built-in one is found by id.
-    ruleset = (game.ruleset if isinstance(game.ruleset, Ruleset)
-               else default_spec().rulesets[game.id])
-    if breach.rule not in ruleset.rules:
-        return False
-    params = ruleset.resolve(dict(game.options))
-    return all(can_meet(params, need) for need in breach.refusal.needs)
+    return breach in possible_breaches(game)
+
+
+def possible_breaches(game: Game) -> tuple[Breach, ...]:
+    """Every breach that can occur in ``game`` (see :func:`possible`), worked out once per
+    game: the ruleset's parameters are resolved once for all of them."""
+    found = game.memo.get(_POSSIBLE)
+    if found is None:
+        # A house ruleset (napkit.spec) is its own object; a built-in one is found by id.
+        ruleset = (game.ruleset if isinstance(game.ruleset, Ruleset)
+                   else default_spec().rulesets[game.id])
+        params = ruleset.resolve(dict(game.options))
+        found = tuple(b for b in BREACHES if b.rule in ruleset.rules
+                      and all(can_meet(params, need) for need in b.refusal.needs))
+        game.memo[_POSSIBLE] = found
+    return found
+
+
+_POSSIBLE = ("conform.breaches", "possible")  # a key of Game.memo

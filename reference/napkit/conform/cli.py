@@ -39,6 +39,7 @@ from napkit.conform.suite import (
     Filters,
     case_files,
     default_suite_dir,
+    load_case,
     load_suite,
     select,
 )
@@ -100,7 +101,9 @@ def add_commands(commands: Any, parser_class: type[argparse.ArgumentParser]) -> 
                                         "chapter or section of them (NAP-8, NAP-8.1)"),
             ("--tag", "tags", "TAG", "only cases with this tag"),
             ("--kind", "kinds", "KIND", f"only cases of this kind ({', '.join(KINDS)})"),
-            ("--case", "cases", "GLOB", "only cases whose id matches (pagat/legal/*)")]:
+            ("--case", "cases", "GLOB|FILE", "only cases whose id matches (pagat/legal/*); "
+                                             "or a case file to run on its own (a reproducer "
+                                             "of napkit fuzz)")]:
         conform.add_argument(flag, dest=dest, action="append", default=[], metavar=meta,
                              help=text + "; repeatable")
     conform.add_argument("--timeout", type=_seconds, default=10.0, metavar="SECONDS",
@@ -126,6 +129,9 @@ def add_commands(commands: Any, parser_class: type[argparse.ArgumentParser]) -> 
                               "case counts instead of "
                               "running (exit 1 if a cell is empty)")
     conform.set_defaults(run=run_conform)
+    from napkit.conform.fuzzcli import add_command as add_fuzz  # napkit fuzz
+
+    add_fuzz(commands, parser_class)
 
 
 def _adapter(_args: argparse.Namespace) -> int:
@@ -193,8 +199,14 @@ def _conform(args: argparse.Namespace, outputs: contextlib.ExitStack) -> int:
     if not root.is_dir():
         _say(f"the suite is empty: there is no folder {root}")
         return EXIT_FAILED
+    # A --case that names a case file (a reproducer napkit fuzz wrote) runs that file; the
+    # others are globs on the ids of the suite's cases.
+    files = [Path(c) for c in args.cases if c.endswith(".json") and Path(c).is_file()]
+    globs = tuple(c for c in args.cases if not (c.endswith(".json") and Path(c).is_file()))
+    if files and not globs:
+        return _conform_files(args, files, opened, root)
     filters = Filters(tuple(args.rulesets), tuple(args.rules), tuple(args.tags),
-                      tuple(args.kinds), tuple(args.cases))
+                      tuple(args.kinds), globs)
     ids = set(case_files(root))
     # Only the files the filters may choose are read and checked (the whole suite for the
     # matrix): rerunning one case starts at once.
@@ -232,6 +244,34 @@ def _conform(args: argparse.Namespace, outputs: contextlib.ExitStack) -> int:
     for line in unwritten:
         _say(line)
     return EXIT_OK if run.ok and not problems and not unwritten else EXIT_FAILED
+
+
+def _conform_files(args: argparse.Namespace, files: list[Path],
+                   opened: list[tuple[str, OutputFile]], root: Path) -> int:
+    """``--case FILE``: run case files given on their own (each checked as a suite's case is,
+    but for its id, which need not be its path)."""
+    cases: list[Case] = []
+    bad = False
+    for path in files:
+        case, problems = load_case(path, None)
+        for problem in problems:
+            _say(f"bad case file: {problem}")
+            bad = True
+        if case is not None:
+            cases.append(case)
+    if not cases:
+        return EXIT_FAILED
+    human = sys.stderr if any(out.stdout for _, out in opened) else sys.stdout
+    run = _run(args, cases, Expected(), str(root), [], human)
+    if run is None:
+        return EXIT_FAILED
+    for line in summary_lines(run, tables=not args.quiet):
+        print(line, file=human)
+    human.flush()
+    unwritten = write_reports(run, opened)
+    for line in unwritten:
+        _say(line)
+    return EXIT_OK if run.ok and not bad and not unwritten else EXIT_FAILED
 
 
 def _refuse_clashes(reports: list[tuple[str, str, str]], xfail: Path | None, root: Path,

@@ -103,8 +103,10 @@ def load_suite(root: Path, filters: Filters | None = None) -> tuple[list[Case], 
     return cases, problems
 
 
-def load_case(path: Path, root: Path) -> tuple[Case | None, list[Problem]]:
-    """One case file, checked; None and its problems if it is not a good case."""
+def load_case(path: Path, root: Path | None) -> tuple[Case | None, list[Problem]]:
+    """One case file, checked; None and its problems if it is not a good case. Under a suite
+    folder ``root`` its id must be its path there; a file given on its own (``root`` None,
+    a reproducer of ``napkit fuzz``, say) is held to everything else."""
     shown = _shown(path)
     try:
         text = path.read_text(encoding="utf-8")
@@ -116,7 +118,7 @@ def load_case(path: Path, root: Path) -> tuple[Case | None, list[Problem]]:
         doc = loads(text)  # strictly: see napkit.reading
     except ReadError as exc:
         return None, [Problem(shown, exc.where, exc.what())]
-    found = check_document(doc, path.relative_to(root))
+    found = check_document(doc, None if root is None else path.relative_to(root))
     if found:
         return None, [Problem(shown, where, message) for where, message in found]
     return Case.from_document(doc, path), []

@@ -1,0 +1,284 @@
+"""A fuzzing campaign: episodes one after another against a program until the budget is spent
+or it disagrees, then the disagreement shrunk to the smallest episode that still shows it.
+
+Episode ``i`` of a campaign with seed ``s`` is drawn from its own seed (:func:`episode_seed`),
+so it is the same episode whatever came before it, however long each took, and whichever
+shard (``--shard K/N`` takes the episodes ``i`` with ``i % N == K - 1``) or worker runs it.
+The first disagreement in episode order is the campaign's: with several workers, episodes
+after it are discarded, so a run's result does not depend on how many there were.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import queue
+import threading
+import time
+from collections import Counter
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from functools import partial
+from typing import Any
+
+from napkit.conform.fuzz import (
+    Disagreement,
+    Episode,
+    Games,
+    Plan,
+    Prober,
+    Scope,
+    check_episode,
+    draw_episode,
+    plan,
+    session_kinds,
+)
+from napkit.conform.process import ProtocolError, Session
+from napkit.conform.shrink import Choices, ShrinkResult, shrink
+from napkit.engine.actions import Buy, Peek, SitOut, TakeWidow
+from napkit.engine.hand import HandState
+from napkit.engine.match import MatchState
+from napkit.spec import coverage
+
+JSONObject = dict[str, Any]
+TRACE_EVERY = 8  # one episode in this many is replayed under the coverage tracer
+
+
+def episode_seed(seed: int, index: int) -> int:
+    """The seed of episode ``index`` of a campaign: a hash of both, so that neighbouring
+    episodes are unrelated."""
+    digest = hashlib.blake2b(f"napkit-fuzz:{seed}:{index}".encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big")
+
+
+@dataclass
+class Reach:
+    """What the episodes have reached so far: the parts of the game a strategy must get to on
+    purpose (every bid made and defeated, misères, throw-ins, looks, purchases, exchanges,
+    knock-outs, sit-outs), the illegal tries by refusal, and the rules exercised (sampled)."""
+
+    episodes: int = 0
+    hands: int = 0
+    steps: int = 0
+    events: Counter[str] = field(default_factory=Counter)
+    breaches: Counter[str] = field(default_factory=Counter)
+    rules: set[str] = field(default_factory=set)
+    unnamed: int = 0  # refusals that named no rule (they pass)
+
+    def add(self, episode: Episode) -> None:
+        self.episodes += 1
+        self.steps += len(episode.steps)
+        finals: list[HandState] = []
+        if isinstance(episode.final, MatchState):
+            finals = list(episode.final.hands)
+            self.events["match played out" if episode.over else "match cut short"] += 1
+            if episode.final.out:
+                self.events["knock-out"] += 1
+        elif isinstance(episode.final, HandState):
+            finals = [episode.final]
+        for step in episode.steps:
+            for probe in step.probes:
+                self.breaches[probe.breach] += 1
+            if isinstance(step.action, SitOut):
+                self.events["sit-out"] += 1
+        for probe in episode.final_probes:
+            self.breaches[probe.breach] += 1
+        for hand in finals:
+            self.hands += 1
+            result = hand.result
+            if result is None:
+                continue
+            if result.thrown_in:
+                self.events["thrown in"] += 1
+            elif result.contract is not None:
+                self.events[f"{result.contract} {'made' if result.made else 'defeated'}"] += 1
+            for _, action in hand.history:
+                if isinstance(action, Peek):
+                    self.events["look"] += 1
+                elif isinstance(action, Buy) and action.cards:
+                    self.events["purchase"] += 1
+                elif isinstance(action, TakeWidow):
+                    self.events["widow taken"] += 1
+
+
+@dataclass
+class Found:
+    """A disagreement, its episode before and after shrinking, and the shrinking's figures."""
+
+    first: Episode
+    first_disagreement: Disagreement
+    episode: Episode
+    disagreement: Disagreement
+    shrinking: ShrinkResult | None
+    seconds_to_find: float
+    note: str = ""  # why shrinking stopped early, if it did
+
+
+@dataclass
+class Outcome:
+    """A campaign's result."""
+
+    reach: Reach
+    found: Found | None
+    seconds: float
+    stopped: str  # "hands", "time", "found" or "interrupted"
+    restarts: int = 0
+
+
+class Campaign:
+    """Episodes of one scope against one program, from one seed."""
+
+    def __init__(self, scope: Scope, session: Session, seed: int, games: Games) -> None:
+        self.scope = scope
+        self.session = session
+        self.seed = seed
+        self.games = games
+        self.prober = Prober()
+        self.restarts = 0
+
+    def episode(self, index: int, replay: list[int] | None = None) -> Episode:
+        rng = (Choices(replay=replay) if replay is not None
+               else Choices(seed=episode_seed(self.seed, index)))
+        return draw_episode(self.scope, self.games, self.prober, rng, index)
+
+    def check(self, episode: Episode, requests: Plan | None = None
+              ) -> tuple[Disagreement | None, int]:
+        """The program's verdict on an episode (it is started again first if it died)."""
+        if not self.session.alive:
+            self.restarts += 1
+            self.session.open()  # ProtocolError if it cannot be started: the caller's
+        verdict = check_episode(episode, self.session, requests)
+        return verdict.disagreement, verdict.unnamed
+
+    def run(self, hands: int | None, seconds: float | None, shard: tuple[int, int] = (1, 1),
+            on_episode: Callable[[Reach], None] | None = None,
+            shrink_seconds: float = 30.0, shrink_tries: int = 2000,
+            do_shrink: bool = True) -> Outcome:
+        """Episodes until ``hands`` episodes (of this shard) or ``seconds`` have passed, or the
+        first disagreement, which is then shrunk.
+
+        The episodes are drawn (and their requests planned) by a second thread a few ahead of
+        the one asking the program: while the program answers one episode, this process draws
+        the next, so the two work at once. Which episodes are drawn, and in which order they
+        are checked, does not depend on it."""
+        reach = Reach()
+        began = time.monotonic()
+        k, n = shard
+        kinds = session_kinds(self.session)
+        feed = _Feed(self, itertools.count(k - 1, n), kinds)
+        try:
+            while True:
+                if hands is not None and reach.episodes >= hands:
+                    stopped = "hands"
+                    break
+                if seconds is not None and time.monotonic() - began >= seconds:
+                    stopped = "time"
+                    break
+                episode, requests, traced = feed.next()
+                found, unnamed = self.check(episode, requests)
+                reach.add(episode)
+                reach.unnamed += unnamed
+                reach.rules |= traced
+                if on_episode is not None:
+                    on_episode(reach)
+                if found is not None:
+                    feed.stop()
+                    took = time.monotonic() - began
+                    result = self._shrink(episode, found, took, shrink_seconds, shrink_tries,
+                                          do_shrink)
+                    return Outcome(reach, result, time.monotonic() - began, "found",
+                                   self.restarts)
+        except KeyboardInterrupt:
+            stopped = "interrupted"
+        finally:
+            feed.stop()
+        return Outcome(reach, None, time.monotonic() - began, stopped, self.restarts)
+
+    def _shrink(self, episode: Episode, found: Disagreement, took: float, seconds: float,
+                tries: int, do_shrink: bool) -> Found:
+        if not do_shrink:
+            return Found(episode, found, episode, found, None, took)
+        target = found.signature
+        smallest: list[tuple[Episode, Disagreement]] = [(episode, found)]
+        note = ""
+
+        def fails(choices: list[int]) -> list[int] | None:
+            nonlocal note
+            candidate = self.episode(episode.index, replay=choices)
+            try:
+                got, _ = self.check(candidate)
+            except ProtocolError as exc:  # it cannot be started again: keep what we have
+                note = f"shrinking stopped: the program could not be started again ({exc})"
+                raise StopShrinkingError from None
+            if got is None or got.signature != target:
+                return None
+            smallest.append((candidate, got))
+            return candidate.drawn
+
+        try:
+            result = shrink(episode.drawn, fails, max_tries=tries, seconds=seconds)
+        except StopShrinkingError:
+            result = None
+        best_episode, best_found = smallest[-1]
+        return Found(episode, found, best_episode, best_found, result, took, note)
+
+
+class _Feed:
+    """Episodes drawn ahead, in order, by a thread of their own (one in TRACE_EVERY replayed
+    under the coverage tracer, whose rules come with it)."""
+
+    AHEAD = 4
+
+    def __init__(self, campaign: Campaign, indices: Iterator[int], kinds: frozenset[str]
+                 ) -> None:
+        self.campaign = campaign
+        self.indices = indices
+        self.kinds = kinds
+        self.queue: queue.Queue[tuple[Episode, Plan, frozenset[str]] | BaseException] = (
+            queue.Queue(self.AHEAD))
+        self.halt = threading.Event()
+        self.thread = threading.Thread(target=self._draw, name="napkit-fuzz-draw", daemon=True)
+        self.thread.start()
+
+    def _draw(self) -> None:
+        count = 0
+        try:
+            for index in self.indices:
+                if self.halt.is_set():
+                    return
+                episode = self.campaign.episode(index)
+                requests = plan(episode, self.kinds)
+                count += 1
+                traced: frozenset[str] = frozenset()
+                if count % TRACE_EVERY == 0:
+                    _, traced = coverage.exercised(partial(self.campaign.episode, index))
+                item: tuple[Episode, Plan, frozenset[str]] | BaseException = (
+                    episode, requests, traced)
+                while not self.halt.is_set():
+                    try:
+                        self.queue.put(item, timeout=0.1)
+                        break
+                    except queue.Full:
+                        continue
+        except BaseException as exc:  # a bug of napkit's: the asking thread raises it
+            self.queue.put(exc)
+
+    def next(self) -> tuple[Episode, Plan, frozenset[str]]:
+        while True:
+            try:
+                item = self.queue.get(timeout=0.5)
+            except queue.Empty:
+                if not self.thread.is_alive():
+                    raise RuntimeError("the thread drawing episodes stopped") from None
+                continue
+            if isinstance(item, BaseException):
+                raise item
+            return item
+
+    def stop(self) -> None:
+        self.halt.set()
+        self.thread.join(timeout=5)
+
+
+class StopShrinkingError(Exception):
+    """The program can no longer be run: shrinking ends with the smallest failure so far."""

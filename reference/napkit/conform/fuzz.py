@@ -1,0 +1,526 @@
+"""Differential testing: random hands and matches played through a program and the reference
+engine side by side (``napkit fuzz``, spec/conformance.md part 4).
+
+An **episode** is one hand (``start-hand``) or one match (``start-match``) of a game the
+program declared in its handshake, drawn from a :class:`~napkit.conform.shrink.Choices`: the
+ruleset, its options and table size, the start (dealer, seats, pool, chips, stakes), the deal
+(now and then a strong one, so that five-trick bids are made as well as lost), a style of play
+for each hand (:class:`~napkit.engine.players.Style`: bid high, pass, a misère, buy a look,
+buy cards, take or leave the widow, play the declarer's best cards), and the illegal actions
+tried along the way (:mod:`napkit.conform.breaches`, each a way of breaking one rule). The
+reference engine plays the episode in this process and knows at every step whose turn it is,
+every legal action, which rule refuses each illegal try, and the outcome.
+
+The program is then asked, in one batch, exactly what a conformance case would ask: before
+every step whose turn it is and what is legal, each illegal try (which it must refuse, naming
+the rule or none), each step (which it must accept), and at the end the outcome. The first
+answer that differs is a :class:`Disagreement`. The checks are the runner's
+(:mod:`napkit.conform.runner`), so a disagreement reads as a failed case does.
+
+Everything is a pure function of the episode's list of choices, so an episode is replayed
+exactly from its seed, and :mod:`napkit.conform.shrink` can reduce a failing one.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import partial
+from typing import Any, NamedTuple
+
+from napkit.conform.breaches import Breach, possible_breaches, refusal
+from napkit.conform.process import ProtocolError, Session
+from napkit.conform.runner import (
+    DisagreementError,
+    _check_accepted,
+    _check_legal,
+    _check_outcome,
+    _check_refused,
+)
+from napkit.conform.shrink import Choices
+from napkit.conform.starts import HandStart, draw_start, new_hand, strong_deal
+from napkit.engine.actions import Action, Deal
+from napkit.engine.game import Game
+from napkit.engine.hand import HandState
+from napkit.engine.match import MatchState, new_match
+from napkit.engine.players import BiasedPlayer, Style, seat_view
+from napkit.engine.state import CHANCE, DEAL
+from napkit.formats.records import hand_outcome
+from napkit.formats.values import action_to_json
+from napkit.spec.rulesets import Ruleset
+
+JSONObject = dict[str, Any]
+
+#: A match that runs longer than this many steps is played no further: its steps are still
+#: checked, its outcome is not (it is not over).
+MAX_MATCH_STEPS = 2500
+#: One step in PROBE_ODDS is preceded by an illegal try, where the program plays illegal cases.
+PROBE_ODDS = 5
+#: One episode in MATCH_ODDS is a whole match, where the program plays matches.
+MATCH_ODDS = 4
+
+
+# --- what the program plays ---------------------------------------------------------------------
+@dataclass(frozen=True)
+class Playable:
+    """One ruleset as the program plays it: each option's choices (the default first, so that
+    a choice of 0 is the default) and the table sizes (the smallest first)."""
+
+    ruleset: Ruleset
+    options: tuple[tuple[str, tuple[str, ...]], ...]
+    players: tuple[int, ...] | None  # None: every size the ruleset allows
+
+    @property
+    def id(self) -> str:
+        return self.ruleset.id
+
+
+@dataclass(frozen=True)
+class Scope:
+    """Everything the fuzzer may draw: the program's rulesets and kinds, narrowed by the
+    command line; ``notes`` say what the program declared that cannot be fuzzed, and why."""
+
+    rulesets: tuple[Playable, ...]
+    kinds: frozenset[str]
+    notes: tuple[str, ...] = ()
+
+    @property
+    def hands(self) -> bool:
+        return bool(self.kinds & {"legal", "illegal", "outcome"})
+
+
+class ScopeError(Exception):
+    """Nothing the program declared is left to fuzz (the message says why)."""
+
+
+def scope_of(supports: Mapping[str, Any], known: Mapping[str, Ruleset],
+             rulesets: Sequence[str] = (), options: Mapping[str, str] | None = None,
+             players: Sequence[int] = ()) -> Scope:
+    """What to fuzz: the rulesets, option choices and table sizes the program declared
+    (spec/conformance.md 2.2), those napkit knows (``known``: the spec's and any house
+    rulesets given), narrowed to ``rulesets``, ``options`` (one choice per option name) and
+    ``players`` where given."""
+    notes: list[str] = []
+    declared: Mapping[str, Any] = supports.get("rulesets", {}) or {}
+    kinds = frozenset(k for k in supports.get("kinds", []) if isinstance(k, str))
+    for wanted in rulesets:
+        if wanted not in declared:
+            raise ScopeError(f"the program does not declare ruleset {wanted!r} in its handshake "
+                             f"(it declares {', '.join(sorted(declared)) or 'none'})")
+    chosen: list[Playable] = []
+    for rid in sorted(declared):
+        if rulesets and rid not in rulesets:
+            continue
+        ruleset = known.get(rid)
+        if ruleset is None:
+            notes.append(f"{rid}: not fuzzed: napkit has no ruleset {rid!r} (a house ruleset "
+                         "is given with --ruleset-file FILE)")
+            continue
+        entry = declared[rid] if isinstance(declared[rid], Mapping) else {}
+        opts: list[tuple[str, tuple[str, ...]]] = []
+        for name, option in ruleset.options.items():
+            said = (entry.get("options") or {}).get(name)
+            choices = list(option.choices) if said == "*" else (
+                [c for c in said if c in option.choices] if isinstance(said, list)
+                else [option.default])
+            if options and name in options:
+                choices = [c for c in choices if c == options[name]]
+            if not choices:
+                break
+            order = [option.default, *(c for c in option.choices if c != option.default)]
+            choices.sort(key=order.index)
+            opts.append((name, tuple(choices)))
+        else:
+            sizes = entry.get("players")
+            table = None if sizes is None else tuple(sorted(s for s in sizes if type(s) is int))
+            if players:
+                table = tuple(sorted(set(players) & set(table) if table else set(players)))
+            if table == ():
+                notes.append(f"{rid}: not fuzzed: no table size left "
+                             f"({', '.join(map(str, players))} asked)")
+                continue
+            chosen.append(Playable(ruleset, tuple(opts), table))
+            continue
+        notes.append(f"{rid}: not fuzzed: the program does not play "
+                     f"{name}={(options or {}).get(name)}")
+    if options:
+        unknown = [n for n in options if not any(n in dict(p.options) for p in chosen)]
+        if unknown:
+            raise ScopeError(f"no ruleset fuzzed has an option {unknown[0]!r}")
+    if not chosen:
+        raise ScopeError("nothing to fuzz: " + ("; ".join(notes) if notes else
+                                                "the program declares no ruleset"))
+    if not kinds & {"legal", "illegal", "outcome", "match"}:
+        raise ScopeError("nothing to fuzz: the program declares no kind of case")
+    return Scope(tuple(chosen), kinds, tuple(notes))
+
+
+# --- an episode ---------------------------------------------------------------------------------
+class Probe(NamedTuple):
+    """An illegal action tried before a step: who, what, the rule that refuses it (NAP-1.3.4)
+    and the refusal of the law book it is (its breach)."""
+
+    seat: int | None
+    action: Action
+    rule: str
+    breach: str
+
+
+class Step(NamedTuple):
+    """One step of an episode: the state before it, who acts (None: chance) and what, and the
+    illegal actions tried first."""
+
+    before: HandState | MatchState
+    seat: int | None
+    action: Action
+    probes: tuple[Probe, ...]
+
+
+@dataclass
+class Episode:
+    """A hand or match played by the reference engine, with everything the program is asked."""
+
+    index: int
+    game: Game
+    kind: str  # "hand" or "match"
+    start: JSONObject  # the start request's fields
+    steps: list[Step]
+    final: HandState | MatchState
+    final_probes: tuple[Probe, ...] = ()
+    drawn: list[int] = field(default_factory=list)  # the choices it was drawn from
+
+    @property
+    def over(self) -> bool:
+        return self.final.is_over()
+
+    def outcome(self) -> JSONObject | None:
+        """The outcome the program must give at the end (None: the match was cut short)."""
+        if not self.over:
+            return None
+        if isinstance(self.final, MatchState):
+            return match_outcome(self.final)
+        return hand_outcome(self.final)
+
+
+def match_outcome(match: MatchState) -> JSONObject:
+    """A finished match's outcome as the adapter protocol gives it (spec/conformance.md 2.4)."""
+    result = match.result
+    assert result is not None
+    return {"balances": list(result.balances), "pool": result.pool,
+            "winners": list(result.winners), "hands": result.hands,
+            "out": [s for s in range(match.game.players) if match.out >> s & 1]}
+
+
+class Games:
+    """The games of the scope, made once each (a house ruleset's are not in Game.create's
+    cache, which finds rulesets by id in the spec)."""
+
+    def __init__(self, builtin: Iterable[str]) -> None:
+        self.builtin = frozenset(builtin)
+        self.made: dict[tuple[str, int, tuple[tuple[str, str], ...]], Game] = {}
+
+    def get(self, ruleset: Ruleset, players: int, options: Mapping[str, str]) -> Game:
+        key = (ruleset.id, players, tuple(sorted(options.items())))
+        game = self.made.get(key)
+        if game is None:
+            game = (Game.create(ruleset.id, players, options) if ruleset.id in self.builtin
+                    else Game(ruleset, players, dict(options)))
+            self.made[key] = game
+        return game
+
+
+def draw_game(scope: Scope, games: Games, rng: random.Random) -> tuple[Game, str]:
+    """The game and kind of an episode: a ruleset of the scope, a choice of each option, a
+    table size the choices allow, and a hand or (one time in MATCH_ODDS) a match."""
+    playable = scope.rulesets[rng.randrange(len(scope.rulesets))]
+    options = {name: choices[rng.randrange(len(choices))] for name, choices in playable.options}
+    allowed = playable.ruleset.resolve(playable.ruleset.option_values(options))["players"]
+    sizes = sorted(n for n in allowed if type(n) is int) if isinstance(allowed, list) else []
+    if playable.players is not None:
+        sizes = [n for n in sizes if n in playable.players] or sizes
+    players = sizes[rng.randrange(len(sizes))]
+    game = games.get(playable.ruleset, players, options)
+    kind = "hand"
+    if "match" in scope.kinds and (not scope.hands or rng.randrange(MATCH_ODDS) == MATCH_ODDS - 1):
+        kind = "match"
+    return game, kind
+
+
+class Prober:
+    """The illegal tries: which breaches can arise in a game, and one drawn at a step."""
+
+    def __init__(self) -> None:
+        self.memo: dict[int, tuple[tuple[Breach, ...], tuple[Breach, ...]]] = {}
+
+    def breaches(self, game: Game) -> tuple[tuple[Breach, ...], tuple[Breach, ...]]:
+        """The hand breaches and the match breaches that can arise in ``game``."""
+        found = self.memo.get(id(game))
+        if found is None:
+            able = possible_breaches(game)
+            found = (tuple(b for b in able if b.find is not None),
+                     tuple(b for b in able if b.in_match is not None))
+            self.memo[id(game)] = found
+        return found
+
+    def draw(self, state: HandState | MatchState, rng: random.Random,
+             always: bool = False) -> tuple[Probe, ...]:
+        """Now and then (always, with ``always``) an illegal action to try at ``state``: a
+        breach drawn among those that can arise, and one of the actions it offers here, kept
+        only if the engine refuses it under that breach's rule."""
+        if not always and rng.randrange(PROBE_ODDS) != PROBE_ODDS - 1:
+            return ()
+        game = state.game
+        assert isinstance(game, Game)
+        in_hand, in_match = self.breaches(game)
+        hand = state if isinstance(state, HandState) else state.hand
+        options: list[tuple[Breach, Callable[[random.Random], Any]]] = []
+        if hand is not None:
+            options += [(b, partial(b.find, hand)) for b in in_hand if b.find is not None]
+        if isinstance(state, MatchState) and (hand is None or state.is_over()):
+            options += [(b, partial(b.in_match, state)) for b in in_match
+                        if b.in_match is not None]
+        if not options:
+            return ()
+        start = rng.randrange(len(options))
+        for k in range(len(options)):  # the drawn breach first, then the next that can arise
+            breach, find = options[(start + k) % len(options)]
+            candidates = find(rng)
+            if not candidates:
+                continue
+            seat, action = candidates[rng.randrange(len(candidates))]
+            rule, _ = refusal(state, seat, action)
+            if rule == breach.rule:
+                return (Probe(seat, action, rule, breach.name),)
+            return ()
+        return ()
+
+
+def draw_episode(scope: Scope, games: Games, prober: Prober, rng: Choices,
+                 index: int = 0) -> Episode:
+    """One episode, every choice of it drawn from ``rng``."""
+    game, kind = draw_game(scope, games, rng)
+    probing = "illegal" in scope.kinds
+    if kind == "match":
+        episode = _draw_match(game, rng, prober if probing else None, index)
+    else:
+        episode = _draw_hand(game, rng, prober if probing else None, index)
+    episode.drawn = rng.drawn
+    return episode
+
+
+def _chance(state: HandState | MatchState, style: Style, rng: random.Random) -> Action:
+    # A style that bids five tricks gets a strong deal now and then, so that Nap is made too.
+    if style.auction == "nap" and isinstance(state, HandState) and state.phase == DEAL:
+        return strong_deal(state, rng)
+    return state.sample_chance(rng)
+
+
+def _draw_hand(game: Game, rng: random.Random, prober: Prober | None, index: int) -> Episode:
+    start: HandStart = draw_start(game, rng)
+    style = Style.draw(rng)
+    player = BiasedPlayer(game, style)
+    state = new_hand(game, start)
+    steps: list[Step] = []
+    while not state.is_over():
+        probes = prober.draw(state, rng) if prober is not None else ()
+        if state.turn == CHANCE:
+            seat, action = None, _chance(state, style, rng)
+        else:
+            seat, action = state.turn, player.choose(state.view(state.turn), rng)
+        steps.append(Step(state, seat, action, probes))
+        state = state.apply(action)
+    final = prober.draw(state, rng) if prober is not None else ()
+    return Episode(index, game, "hand", start.to_json(game), steps, state, final)
+
+
+def _draw_match(game: Game, rng: random.Random, prober: Prober | None, index: int) -> Episode:
+    rules = game.rules
+    chips: int | None = None
+    if rules.match.bankroll is not None:
+        chips = (None, 2, 3, 4, 6)[rng.randrange(5)]
+    hands: int | None = 1 + rng.randrange(5)
+    if rules.match.end == "last-with-chips" or (
+            chips is not None and chips <= 4 and rng.randrange(3) == 2):
+        hands = None if rules.match.end != "agreed" else hands
+    sit_out = (0.0, 0.2, 0.5)[rng.randrange(3)]
+    match = new_match(game, hands=hands, chips=chips)
+    style = Style.draw(rng)
+    player = BiasedPlayer(game, style, sit_out)
+    played = 0
+    steps: list[Step] = []
+    while not match.is_over() and len(steps) < MAX_MATCH_STEPS:
+        probes = prober.draw(match, rng) if prober is not None else ()
+        if match.hand is not None and len(match.hands) != played:
+            played = len(match.hands)
+            style = Style.draw(rng)
+            player = BiasedPlayer(game, style, sit_out)
+        if match.turn == CHANCE:
+            seat, action = None, _chance(match.hand or match, style, rng)
+        else:
+            seat, action = match.turn, player.choose(seat_view(match, match.turn), rng)
+        steps.append(Step(match, seat, action, probes))
+        match = match.apply(action)
+    final = prober.draw(match, rng) if prober is not None and match.is_over() else ()
+    start = {"type": "start-match", "ruleset": game.id, "options": dict(game.options),
+             "players": game.players, "hands": hands, "chips": chips}
+    return Episode(index, game, "match", start, steps, match, final)
+
+
+# --- asking the program -------------------------------------------------------------------------
+class Ref(NamedTuple):
+    """Where in an episode a request belongs: ``part`` is "start", "legal" (before step
+    ``step``), "probe" (the ``probe``-th try before step ``step``; after the last step for the
+    tries once play is over), "apply" (step ``step``) or "outcome"."""
+
+    part: str
+    step: int = 0
+    probe: int = 0
+
+
+Check = Callable[[JSONObject], str]
+Plan = list[tuple[Ref, JSONObject, Check]]  # each request, where it belongs, its check
+
+
+def legal_json(state: HandState | MatchState) -> list[JSONObject]:
+    """The legal actions at ``state`` as the protocol writes them (none for chance)."""
+    if state.turn == CHANCE:
+        return []
+    return [action_to_json(a) for a in state.legal_actions()]
+
+
+def plan(episode: Episode, kinds: frozenset[str]) -> Plan:
+    """Every request of an episode, in order, with the check of its answer."""
+    ask_legal = "legal" in kinds
+    out: Plan = [
+        (Ref("start"), dict(episode.start), _check_ok)]
+
+    def tries(step: int, probes: Sequence[Probe]) -> None:
+        for j, probe in enumerate(probes):
+            expect = {"seat": probe.seat, "action": action_to_json(probe.action),
+                      "rule": probe.rule}
+            out.append((Ref("probe", step, j), {"type": "apply", "seat": probe.seat,
+                                                "action": expect["action"]},
+                        partial(_check_refused, expect=expect)))
+
+    for i, step in enumerate(episode.steps):
+        where = f"step {i}"
+        if ask_legal:
+            out.append((Ref("legal", i), {"type": "legal"},
+                        partial(_check_legal, where=where, seat=step.seat,
+                                expected=legal_json(step.before))))
+        tries(i, step.probes)
+        action = action_to_json(step.action)
+        out.append((Ref("apply", i), {"type": "apply", "seat": step.seat, "action": action},
+                    partial(_check_accepted, where=where, seat=step.seat, action=action)))
+    tries(len(episode.steps), episode.final_probes)
+    outcome = episode.outcome()
+    wants = "match" if episode.kind == "match" else "outcome"
+    if outcome is not None and wants in kinds:
+        out.append((Ref("outcome"), {"type": "outcome"},
+                    partial(_check_outcome, kind=episode.kind if episode.kind == "match"
+                            else "outcome", expected=outcome)))
+    return out
+
+
+def _check_ok(answer: JSONObject) -> str:
+    if answer["type"] != "ok":
+        detail = f": {answer.get('message', '')}" if answer["type"] == "error" else ""
+        raise DisagreementError("start", f"answered the start request with "
+                                         f"{answer['type']!r}, not 'ok'{detail}", "ok", answer)
+    return ""
+
+
+@dataclass(frozen=True)
+class Disagreement:
+    """The first answer of the program that is not the reference's."""
+
+    ref: Ref
+    message: str
+    expected: Any = None
+    got: Any = None
+    problem: str = ""  # how the program broke the protocol, if it did (ProtocolError.what)
+    stderr: str = ""
+
+    @property
+    def signature(self) -> tuple[str, ...]:
+        """What kind of disagreement this is, to tell whether a smaller episode shows the same
+        one: where (legal, apply, probe, outcome), and the detail that names the bug (the
+        turn or the legal set; the rule of a refusal; the outcome's field)."""
+        if self.problem:
+            return ("protocol", self.problem, self.ref.part)
+        if self.ref.part == "legal":
+            return ("legal", "turn" if self.message.startswith("whose turn") else "set")
+        if self.ref.part == "probe":
+            return ("probe", str(self.expected), "accepted" if self.got == "accepted"
+                    else "other")
+        if self.ref.part == "outcome":
+            where = self.message.split(":", 1)[0]
+            return ("outcome", where.split("[")[0])
+        return (self.ref.part,)
+
+
+class Verdict(NamedTuple):
+    """How an episode went: its disagreement (None: none) and how many refusals named no rule."""
+
+    disagreement: Disagreement | None
+    unnamed: int
+
+
+def check_episode(episode: Episode, session: Session, requests: Plan | None = None) -> Verdict:
+    """Ask the program everything about ``episode`` (its ``requests``, planned here unless
+    given) in one batch and judge its answers in order. A program that breaks the protocol is
+    killed (``session.alive`` is then False)."""
+    if requests is None:
+        requests = plan(episode, session_kinds(session))
+    error: ProtocolError | None = None
+    try:
+        answers = session.call_many([r for _, r, _ in requests])
+    except ProtocolError as exc:
+        answers, error = exc.partial, exc
+        session.kill()
+    unnamed = 0
+    for (ref, _, check), answer in zip(requests, answers, strict=False):
+        try:
+            unnamed += bool(check(answer))
+        except DisagreementError as exc:
+            return Verdict(Disagreement(ref, exc.message, exc.expected, exc.got), unnamed)
+    if error is not None:
+        ref = requests[error.index][0]
+        return Verdict(Disagreement(ref, f"the program {error.message}", problem=error.what,
+                                    stderr=error.stderr), unnamed)
+    return Verdict(None, unnamed)
+
+
+def session_kinds(session: Session) -> frozenset[str]:
+    hello = session.hello
+    kinds = hello.supports.get("kinds", []) if hello is not None else []
+    return frozenset(k for k in kinds if isinstance(k, str))
+
+
+def describe_action(seat: int | None, action: Action) -> str:
+    """``seat 2: play 10H`` or ``chance: deal ...`` (a deal's pack shortened)."""
+    who = "chance" if seat is None else f"seat {seat}"
+    if isinstance(action, Deal):
+        return f"{who}: deal ({len(action.pack)} cards)"
+    text = str(action)
+    return f"{who}: {text if len(text) <= 60 else text[:57] + '...'}"
+
+
+def episode_words(episode: Episode) -> str:
+    """One line: the game and the episode's shape."""
+    game = episode.game
+    opts = ", ".join(f"{k}={v}" for k, v in sorted(game.options.items()))
+    what = "a match" if episode.kind == "match" else "a hand"
+    return (f"{what} of {game.id}, {game.players} players"
+            f"{f' ({opts})' if opts else ''}, {len(episode.steps)} steps")
+
+
+def dumps(value: object) -> str:
+    return json.dumps(value, separators=(",", ":"))
+
+
+__all__ = ["Disagreement", "Episode", "Games", "Playable", "Probe", "Prober", "Ref", "Scope",
+           "ScopeError", "Step", "Verdict", "check_episode", "draw_episode", "draw_game",
+           "legal_json", "match_outcome", "plan", "scope_of"]

@@ -1,0 +1,415 @@
+"""``napkit fuzz [OPTIONS] [-- COMMAND...]``: check a Nap program on random hands and matches
+against the reference engine, and hand back the smallest hand that shows the first bug.
+
+Without a command the program is napkit's own reference adapter. Exit status: 0 when the
+budget was spent without a disagreement, 1 when the program disagreed (the reproducer is
+written and shown) or could not be run, 2 for a usage error, 130 when interrupted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+from pathlib import Path
+from typing import Any
+
+from napkit.cli.files import OutputFile, refuse_clashes
+from napkit.cli.progress import Progress
+from napkit.conform.campaign import Campaign, Found, Outcome, Reach, episode_seed
+from napkit.conform.fuzz import Games, Scope, ScopeError, episode_words, scope_of
+from napkit.conform.process import ProtocolError, Session, process_opener
+from napkit.conform.reproducer import readable, reproducer_case
+from napkit.errors import SpecError, UsageError
+from napkit.spec.catalog import default_spec
+from napkit.spec.rulesets import Ruleset
+
+EXIT_OK, EXIT_FOUND, EXIT_USAGE = 0, 1, 2
+DEFAULT_HANDS = 1000
+
+EPILOG = """\
+examples:
+  napkit fuzz --seconds 60 -- node my-nap.js
+  napkit fuzz --ruleset classic --players 4 --hands 5000 -- ./my-nap --adapter
+  napkit fuzz --seed 12345 --hands 200 -- python my_nap.py      (replays that run exactly)
+  napkit fuzz --ruleset-file house.json -- ./my-house-nap
+
+The program speaks napkit-adapter/1 (spec/conformance.md). Every ruleset, option choice and
+table size it declares in its handshake is fuzzed (narrow with --ruleset, --option,
+--players): hands and matches of random play biased to reach the rare parts of the game
+(five-trick bids made and lost, misères, throw-ins, looks, purchases, exchanges, knock-outs),
+with illegal actions tried along the way. At every step its turn and legal actions are
+compared with the reference engine's, every illegal try must be refused under its rule, and
+every outcome must agree. The first disagreement is shrunk to the smallest episode that still
+shows it and written as a conformance case (napkit-case/1) that
+
+  napkit conform --case FILE -- COMMAND
+
+runs again. --seed N replays a run exactly: episode I of seed N is always the same.
+"""
+
+
+def add_command(commands: Any, parser_class: type[argparse.ArgumentParser]) -> None:
+    """Add ``fuzz`` to napkit's subcommands."""
+    fuzz = commands.add_parser(
+        "fuzz", help="check a program on random hands against the reference engine",
+        usage="napkit fuzz [OPTIONS] [-- COMMAND [ARG...]]",
+        description="Differential testing: play random hands and matches through a Nap "
+                    "program and the reference engine side by side, and shrink the first "
+                    "disagreement to the smallest hand that shows it.",
+        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    assert isinstance(fuzz, parser_class)
+    fuzz.add_argument("command", nargs="*", metavar="COMMAND",
+                      help="the program to check and its arguments, after -- (default: the "
+                           "reference adapter)")
+    fuzz.add_argument("--ruleset", dest="rulesets", action="append", default=[], metavar="ID",
+                      help="only this ruleset (of those the program declares); repeatable")
+    fuzz.add_argument("--option", dest="options", action="append", default=[],
+                      metavar="NAME=CHOICE", help="only this choice of an option; repeatable")
+    fuzz.add_argument("--players", dest="players", action="append", default=[], type=_players,
+                      metavar="N", help="only tables of N players; repeatable")
+    fuzz.add_argument("--ruleset-file", dest="ruleset_files", action="append", default=[],
+                      type=Path, metavar="FILE",
+                      help="a house ruleset file (spec/README.md) the program may name in its "
+                           "handshake; repeatable")
+    budget = fuzz.add_argument_group("budget")
+    budget.add_argument("--hands", type=_positive, metavar="N",
+                        help=f"play N episodes (default {DEFAULT_HANDS} unless --seconds)")
+    budget.add_argument("--seconds", type=_seconds, metavar="S",
+                        help="play for S seconds (with --hands: whichever comes first)")
+    budget.add_argument("--seed", type=_seed, metavar="N",
+                        help="the run's seed (default: drawn, and printed)")
+    budget.add_argument("--shard", type=_shard, default=(1, 1), metavar="K/N",
+                        help="play only the episodes I with I %% N = K - 1 (split a campaign "
+                             "across machines)")
+    shrinking = fuzz.add_argument_group("the reproducer")
+    shrinking.add_argument("-o", "--out", metavar="FILE",
+                           help="where to write the reproducer case (default: "
+                                "fuzz-SEED-EPISODE.json here)")
+    shrinking.add_argument("--no-shrink", action="store_true",
+                           help="write the first disagreement as found")
+    shrinking.add_argument("--shrink-seconds", type=_seconds, default=30.0, metavar="S",
+                           help="time allowed for shrinking (default 30)")
+    fuzz.add_argument("--json", metavar="FILE", help="write a JSON report ('-': stdout)")
+    fuzz.add_argument("--timeout", type=_seconds, default=10.0, metavar="SECONDS",
+                      help="time limit for each answer (default 10)")
+    fuzz.add_argument("--start-timeout", type=_seconds, default=30.0, metavar="SECONDS",
+                      help="time limit for the program to start and answer hello (default 30)")
+    fuzz.add_argument("-q", "--quiet", action="store_true",
+                      help="no progress and no tables: the verdict only")
+    fuzz.set_defaults(run=run_fuzz)
+
+
+# --- arguments ---------------------------------------------------------------------------------
+def _whole(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+
+
+def _positive(text: str) -> int:
+    value = _whole(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be 1 or more, not {text}")
+    return value
+
+
+def _players(text: str) -> int:
+    value = _whole(text)
+    if not 2 <= value <= 10:
+        raise argparse.ArgumentTypeError(f"a table has 2 to 10 players, not {text}")
+    return value
+
+
+def _seed(text: str) -> int:
+    value = _whole(text)
+    if not 0 <= value < 2 ** 63:
+        raise argparse.ArgumentTypeError(f"a seed is a whole number from 0 to 2^63 - 1, not "
+                                         f"{text}")
+    return value
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+    if not value > 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"must be above 0, not {text}")
+    return value
+
+
+def _shard(text: str) -> tuple[int, int]:
+    k, slash, n = text.partition("/")
+    try:
+        shard, of = int(k), int(n)
+    except ValueError:
+        shard = of = 0
+    if not slash or not 1 <= shard <= of:
+        raise argparse.ArgumentTypeError(f"a shard is K/N with 1 <= K <= N (1/4, 2/4...), not "
+                                         f"{text!r}")
+    return shard, of
+
+
+def _options(pairs: list[str]) -> dict[str, str]:
+    options: dict[str, str] = {}
+    for pair in pairs:
+        name, eq, choice = pair.partition("=")
+        if not eq or not name or not choice:
+            raise UsageError(f"--option {pair}: write NAME=CHOICE (pack=32)")
+        options[name] = choice
+    return options
+
+
+def _say(message: str) -> None:
+    print(f"napkit fuzz: {message}", file=sys.stderr)
+
+
+# --- the command -------------------------------------------------------------------------------
+def run_fuzz(args: argparse.Namespace) -> int:
+    try:
+        return _fuzz(args)
+    except KeyboardInterrupt:
+        _say("interrupted")
+        return 130
+
+
+def _known(files: list[Path]) -> dict[str, Ruleset]:
+    """The rulesets napkit can fuzz: the spec's, and the house rulesets given."""
+    known: dict[str, Ruleset] = dict(default_spec().rulesets)
+    for path in files:
+        ruleset = load_house(path)
+        if ruleset.id in known:
+            raise UsageError(f"--ruleset-file {path}: its id {ruleset.id!r} is already a "
+                             "ruleset of the spec")
+        known[ruleset.id] = ruleset
+    return known
+
+
+def load_house(path: Path) -> Ruleset:
+    """A house ruleset file (spec/README.md, "House rulesets"), or a ruleset file of the
+    spec's own form: SpecError on any problem."""
+    try:
+        from napkit.spec import house  # type: ignore[attr-defined, unused-ignore]
+
+        loader = house.load_house_ruleset
+    except (ImportError, AttributeError):
+        from napkit.spec.catalog import load_ruleset_file
+
+        return load_ruleset_file(path, str(path), default_spec())
+    result: Ruleset = loader(path)
+    return result
+
+
+def _fuzz(args: argparse.Namespace) -> int:
+    options = _options(args.options)
+    command = list(args.command) or [sys.executable, "-m", "napkit.adapter"]
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2 ** 31)
+    hands = args.hands if args.hands is not None or args.seconds is not None else DEFAULT_HANDS
+    try:
+        refuse_clashes([(f, p) for f, p in (("--out", args.out), ("--json", args.json)) if p],
+                       [("the program's file", w) for w in command if Path(w).is_file()]
+                       + [("--ruleset-file", str(p)) for p in args.ruleset_files])
+        known = _known(args.ruleset_files)
+    except UsageError as exc:
+        _say(str(exc))
+        return EXIT_USAGE
+    except SpecError as exc:
+        _say(str(exc))
+        return EXIT_FOUND
+    session = Session(process_opener(command), args.timeout, args.start_timeout)
+    try:
+        hello = session.open()
+    except ProtocolError as exc:
+        _say(f"the program {exc.message}")
+        for line in exc.stderr.splitlines():
+            print(f"  | {line}", file=sys.stderr)
+        return EXIT_FOUND
+    try:
+        try:
+            scope = scope_of(hello.supports, known, args.rulesets, options, args.players)
+        except ScopeError as exc:
+            _say(str(exc))
+            return EXIT_USAGE
+        program = f"{hello.name} {hello.version}".strip()
+        human = sys.stderr if args.json == "-" else sys.stdout
+        if not args.quiet:
+            print(f"napkit fuzz: {program} ({' '.join(command)}), seed {seed}"
+                  + (f", shard {args.shard[0]}/{args.shard[1]}" if args.shard != (1, 1) else ""),
+                  file=human)
+            print("  " + _scope_line(scope), file=human)
+            for note in scope.notes:
+                print(f"  note: {note}", file=human)
+            human.flush()
+        campaign = Campaign(scope, session, seed, Games(default_spec().rulesets))
+        progress = Progress(hands, "hands", "napkit fuzz", sys.stderr, every=0,
+                            enabled=not args.quiet)
+        in_force = _rules_in_force(scope)
+
+        def tick(reach: Reach) -> None:
+            progress.step(note=f"{len(reach.rules & in_force)}/{len(in_force)} rules")
+
+        try:
+            outcome = campaign.run(hands, args.seconds, args.shard, tick,
+                                   shrink_seconds=args.shrink_seconds,
+                                   do_shrink=not args.no_shrink)
+        finally:
+            progress.finish()
+    finally:
+        session.close()
+    return _report(args, outcome, seed, command, program, scope, in_force, human)
+
+
+def _scope_line(scope: Scope) -> str:
+    ids = [p.id for p in scope.rulesets]
+    choices = sum(len(c) for p in scope.rulesets for _, c in p.options)
+    return (f"fuzzing {len(ids)} ruleset{'s' if len(ids) != 1 else ''} ({', '.join(ids)}), "
+            f"{choices} option choices and the declared table sizes; kinds: "
+            f"{', '.join(sorted(scope.kinds))}")
+
+
+def _rules_in_force(scope: Scope) -> set[str]:
+    book = default_spec().lawbook
+    plays = {r.id for r in book if r.kind == "play"}
+    found: set[str] = set()
+    for playable in scope.rulesets:
+        found |= set(playable.ruleset.rules) & plays
+    return found
+
+
+def _report(args: argparse.Namespace, outcome: Outcome, seed: int, command: list[str],
+            program: str, scope: Scope, in_force: set[str], human: Any) -> int:
+    reach = outcome.reach
+    rate = reach.hands / outcome.seconds if outcome.seconds > 0 else 0.0
+    written = ""
+    case: dict[str, Any] | None = None
+    found = outcome.found
+    if found is not None:
+        rerun = _rerun_command(args, seed)
+        case = reproducer_case(found.episode, found.disagreement, seed, rerun, program)
+        path = args.out or f"fuzz-{seed}-{found.episode.index}.json"
+        try:
+            with OutputFile(path) as out:
+                out.commit(json.dumps(case, indent=2, sort_keys=True) + "\n")
+            written = path
+        except OSError as exc:
+            _say(f"cannot write the reproducer {path}: {exc.strerror or exc}")
+    if not args.quiet:
+        print(file=human)
+        for line in _reach_lines(reach, in_force):
+            print(line, file=human)
+    print(file=human)
+    words = (f"{reach.episodes} episodes ({reach.hands} hands, {reach.steps} steps) in "
+             f"{outcome.seconds:.1f} s, {rate:.0f} hands/s")
+    if found is None:
+        what = {"interrupted": "interrupted", "time": "time up", "hands": "done"}.get(
+            outcome.stopped, outcome.stopped)
+        print(f"ok: no disagreement: {words} ({what}; seed {seed})", file=human)
+    else:
+        assert case is not None
+        print(f"FOUND after {found.seconds_to_find:.1f} s, in episode "
+              f"{found.first.index}: {episode_words(found.first)}", file=human)
+        print(_shrunk_line(found), file=human)
+        print(file=human)
+        for line in readable(found.episode, found.disagreement, case):
+            print(line, file=human)
+        print(file=human)
+        if written:
+            rerun = " ".join(["napkit", "conform", "--case", written]
+                             + [f"--ruleset-file {p}" for p in args.ruleset_files]
+                             + ["--", *command])
+            print(f"reproducer: {written} (rerun: {rerun})", file=human)
+        print(f"FAILED: {found.disagreement.message} ({words}; seed {seed})", file=human)
+    human.flush()
+    if args.json:
+        report = _json_report(outcome, seed, program, command, scope, case, written, in_force)
+        try:
+            with OutputFile(args.json) as out:
+                out.commit(json.dumps(report, indent=2, sort_keys=True) + "\n")
+        except OSError as exc:
+            _say(f"cannot write the JSON report {args.json}: {exc.strerror or exc}")
+            return EXIT_FOUND
+    if outcome.stopped == "interrupted" and found is None:
+        return 130
+    return EXIT_FOUND if found is not None else EXIT_OK
+
+
+def _shrunk_line(found: Found) -> str:
+    before, after = len(found.first.steps), len(found.episode.steps)
+    result = found.shrinking
+    if result is None:
+        return (f"not shrunk ({found.note})" if found.note else
+                f"not shrunk: {before} steps")
+    how = {"done": "no smaller episode fails the same way", "tries": "try budget spent",
+           "time": "time budget spent"}.get(result.stopped, result.stopped)
+    extra = f"; {found.note}" if found.note else ""
+    return (f"shrunk from {before} steps to {after} ({result.tries} tries in "
+            f"{result.seconds:.1f} s; {how}{extra})")
+
+
+def _reach_lines(reach: Reach, in_force: set[str]) -> list[str]:
+    """What the episodes reached, as a table."""
+    lines = ["reached:"]
+    events = sorted(reach.events.items(), key=lambda kv: (-kv[1], kv[0]))
+    width = max([len(k) for k in reach.events] + [len(k) + 2 for k in reach.breaches] + [10])
+    for name, count in events:
+        lines.append(f"  {name:<{width}}  {count:>7}")
+    if reach.breaches:
+        lines.append(f"  illegal tries refused, by refusal ({sum(reach.breaches.values())}):")
+        for name, count in sorted(reach.breaches.items(), key=lambda kv: (-kv[1], kv[0])):
+            lines.append(f"    {name:<{width - 2}}  {count:>7}")
+    if reach.unnamed:
+        lines.append(f"  refusals that named no rule: {reach.unnamed}")
+    lines.append(f"  rules exercised (sampled): {len(reach.rules & in_force)} of "
+                 f"{len(in_force)} in force")
+    return lines
+
+
+def _rerun_command(args: argparse.Namespace, seed: int) -> str:
+    parts = ["napkit fuzz", f"--seed {seed}"]
+    parts += [f"--ruleset {r}" for r in args.rulesets]
+    parts += [f"--option {o}" for o in args.options]
+    parts += [f"--players {p}" for p in args.players]
+    return " ".join(parts)
+
+
+def _json_report(outcome: Outcome, seed: int, program: str, command: list[str], scope: Scope,
+                 case: dict[str, Any] | None, written: str, in_force: set[str]
+                 ) -> dict[str, Any]:
+    reach = outcome.reach
+    found = outcome.found
+    report: dict[str, Any] = {
+        "format": "napkit-fuzz-report/1",
+        "program": program, "command": command, "seed": seed,
+        "rulesets": [p.id for p in scope.rulesets], "kinds": sorted(scope.kinds),
+        "notes": list(scope.notes),
+        "episodes": reach.episodes, "hands": reach.hands, "steps": reach.steps,
+        "seconds": round(outcome.seconds, 3), "stopped": outcome.stopped,
+        "restarts": outcome.restarts,
+        "reached": dict(sorted(reach.events.items())),
+        "breaches": dict(sorted(reach.breaches.items())),
+        "rules_exercised": sorted(reach.rules & in_force),
+        "rule_not_named": reach.unnamed,
+        "disagreement": None,
+    }
+    if found is not None:
+        result = found.shrinking
+        report["disagreement"] = {
+            "episode": found.first.index,
+            "episode_seed": episode_seed(seed, found.first.index),
+            "seconds_to_find": round(found.seconds_to_find, 3),
+            "message": found.disagreement.message,
+            "steps_before_shrinking": len(found.first.steps),
+            "steps": len(found.episode.steps),
+            "shrink_tries": result.tries if result is not None else 0,
+            "shrink_seconds": round(result.seconds, 3) if result is not None else 0.0,
+            "reproducer": written or None,
+            "case": case,
+        }
+    return report
+
+
+__all__ = ["add_command", "load_house", "run_fuzz"]
+
