@@ -12,7 +12,8 @@ from pathlib import Path
 from typing import NoReturn
 
 from napkit.errors import UsageError
-from napkit.spec.catalog import Spec, load_ruleset_file, load_spec
+from napkit.spec.catalog import Spec, load_spec
+from napkit.spec.house import load_ruleset_path
 from napkit.spec.rulesets import Ruleset
 
 EXIT_PROBLEMS = 1
@@ -53,9 +54,9 @@ def ruleset_file(argument: str) -> str | None:
 
 
 def ruleset_argument(spec: Spec, argument: str) -> Ruleset:
-    """A ruleset id of the spec, or the path of a ruleset file."""
+    """A ruleset id of the spec, or the path of a ruleset file (a house file, or a source's)."""
     if ruleset_file(argument) is not None:
-        return load_ruleset_file(Path(argument), argument, spec)
+        return load_ruleset_path(Path(argument), argument, spec)
     ruleset = spec.rulesets.get(argument)
     if ruleset is None:
         raise UsageError(f"no ruleset {argument!r}{suggest(argument, spec.rulesets)}; "

@@ -9,6 +9,7 @@ status; the table is :mod:`napkit.cli.table`, and what ``record`` writes is
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import sys
 from collections.abc import Callable, Sequence
@@ -80,6 +81,7 @@ examples:
   napkit play pagat-floater --watch --hands 3 --seed 7
   napkit play peep --players 5 --match --opponents random --seed 2
   napkit play pagat --option mis=on --seat 2
+  napkit play --ruleset-file spec/examples/house-two-no-wellington.json --seat 0
 """
 
 
@@ -102,7 +104,11 @@ def add_play(commands: argparse._SubParsersAction[Parser]) -> None:
 
 def _add_table_options(command: argparse.ArgumentParser) -> None:
     """The options 'napkit play' and 'napkit record' share: the game, the players, the run."""
-    command.add_argument("ruleset", metavar="RULESET", help="a ruleset id or a ruleset file")
+    command.add_argument("ruleset", metavar="RULESET", nargs="?",
+                         help="a ruleset id or a ruleset file (a house game's too)")
+    command.add_argument("--ruleset-file", metavar="FILE",
+                         help="the game of this ruleset file (a house game: spec/README.md, "
+                              "'House rulesets'), instead of RULESET")
     command.add_argument("--players", type=int, metavar="N",
                          help="players at the table (default: 4, or the ruleset's nearest count)")
     command.add_argument("--option", action="append", default=[], metavar="NAME=CHOICE",
@@ -119,7 +125,16 @@ def _add_table_options(command: argparse.ArgumentParser) -> None:
 
 def _table_arguments(args: argparse.Namespace) -> dict[str, Any]:
     """The options 'napkit play' and 'napkit record' share, as keyword arguments."""
-    return {"ruleset_id": args.ruleset, "players": args.players, "options": args.option,
+    if (args.ruleset is None) == (args.ruleset_file is None):
+        raise UsageError("give a ruleset: a RULESET (an id or a file) or --ruleset-file FILE, "
+                         "not both" if args.ruleset else "give a ruleset: a RULESET (an id or "
+                         "a file) or --ruleset-file FILE")
+    ruleset = args.ruleset
+    if args.ruleset_file is not None:
+        # A file, whatever its name: a path with a folder in it is never read as an id.
+        ruleset = args.ruleset_file if ruleset_file(args.ruleset_file) else os.path.join(
+            os.curdir, args.ruleset_file)
+    return {"ruleset_id": ruleset, "players": args.players, "options": args.option,
             "opponents": args.opponents, "hands": args.hands, "match": args.match,
             "seed": args.seed}
 

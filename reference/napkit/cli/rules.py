@@ -29,6 +29,8 @@ from napkit.spec import views
 from napkit.spec.catalog import load_ruleset_file, read_spec
 from napkit.spec.checks import check_ruleset, check_spec
 from napkit.spec.compare import compare
+from napkit.spec.house import is_house_document, read_house_ruleset
+from napkit.spec.loading import read_document
 
 # What each action's --help shows as its example (tests/test_cli_help.py runs each one).
 EXAMPLES = {
@@ -37,7 +39,7 @@ EXAMPLES = {
     "rule": "napkit rules rule NAP-8.1.1",
     "compare": "napkit rules compare classic napoleon",
     "decisions": "napkit rules decisions DEC-003",
-    "check": "napkit rules check spec/rulesets/pagat.json",
+    "check": "napkit rules check spec/examples/house-two-no-wellington.json",
 }
 
 
@@ -80,7 +82,7 @@ def add_commands(commands: argparse._SubParsersAction[Parser]) -> None:
                      "the decisions register, or one decision")
     decisions_.add_argument("decision_id", nargs="?", metavar="DEC_ID")
     check_ = add("check", lambda args: check(args.files),
-                 "check the spec, or ruleset files of your own")
+                 "check the spec, or ruleset files of your own (house games too)")
     check_.add_argument("files", nargs="*", metavar="FILE")
 
 
@@ -165,6 +167,12 @@ def _check_files(files: list[str]) -> int:
     problems: list[SpecError] = []
     for file in files:
         try:
+            if is_house_document(read_document(Path(file), file)):
+                house, found = read_house_ruleset(Path(file), file, the_spec)
+                if house is not None:
+                    print_lines(views.house_lines(house))
+                problems += found
+                continue
             ruleset = load_ruleset_file(Path(file), file, the_spec)
         except SpecProblemsError as exc:
             problems += exc.errors

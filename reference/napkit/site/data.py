@@ -335,6 +335,9 @@ def collect_examples(data: SiteData) -> list[Example]:
     ruleset_file = spec_dir / "rulesets" / "pagat-aylesbury.json"
     examples.append(Example("ruleset", paths.display(spec_dir, ruleset_file),
                             json.loads(ruleset_file.read_text(encoding="utf-8"))))
+    house_file = spec_dir / "examples" / "house-two-no-wellington.json"
+    examples.append(Example("house-ruleset", paths.display(spec_dir, house_file),
+                            json.loads(house_file.read_text(encoding="utf-8"))))
     chapter = spec_dir / "lawbook" / "01-general.toml"
     examples.append(Example("lawbook", f"{paths.display(spec_dir, chapter)} (as JSON)",
                             _toml(chapter)))

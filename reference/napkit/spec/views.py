@@ -8,6 +8,7 @@ from collections.abc import Iterable, Mapping
 from napkit.spec.catalog import Spec
 from napkit.spec.compare import Difference
 from napkit.spec.decisions import Decision
+from napkit.spec.house import HouseRuleset
 from napkit.spec.lawbook import Rule
 from napkit.spec.loading import JSON
 from napkit.spec.render import param_values, players_text
@@ -89,8 +90,12 @@ def show_view(spec: Spec, ruleset: Ruleset, choices: Mapping[str, str]) -> list[
     resolved = ruleset.resolve(choices)
     source = spec.index.get(ruleset.source)
     lines = [f"{ruleset.id}  {ruleset.title}"]
-    lines.append(f"source:   {ruleset.source}"
-                 + (f' ("{source.title}")' if source else "") + f", {ruleset.section}")
+    if isinstance(ruleset, HouseRuleset):
+        lines += hang("house:    ", f"a house game ({ruleset.file}): the rules in force are "
+                      f"{ruleset.extends}'s, with their sources", "", "          ")
+    else:
+        lines.append(f"source:   {ruleset.source}"
+                     + (f' ("{source.title}")' if source else "") + f", {ruleset.section}")
     if ruleset.extends:
         lines.append(f"extends:  {ruleset.extends}")
     lines.append(f"players:  {players_text(ruleset)}")
@@ -98,6 +103,10 @@ def show_view(spec: Spec, ruleset: Ruleset, choices: Mapping[str, str]) -> list[
         lines.append("options:  " + ", ".join(f"{k}={v}" for k, v in choices.items()))
     lines.append("")
     lines += wrap(ruleset.summary)
+    if isinstance(ruleset, HouseRuleset):
+        lines += ["", f"CHANGES FROM {str(ruleset.extends).upper()}"]
+        for change in ruleset.changes or ("none",):
+            lines += hang("", change, "  ")
     chapter_id = None
     for rule in spec.lawbook:
         if rule.id not in ruleset.rules:
@@ -109,7 +118,7 @@ def show_view(spec: Spec, ruleset: Ruleset, choices: Mapping[str, str]) -> list[
         lines += ["", f"{rule.id}  {rule.title}"]
         lines += wrap(rule.text, "    ")
         cites = cite_list(spec, ruleset.source, ruleset.rules[rule.id])
-        lines += hang("sources: ", cites, "  ")
+        lines += hang("sources: ", cites or "none (in force in this house game)", "  ")
         lines += _values(rule, resolved, "  ")
     if ruleset.options:
         lines += ["", "OPTIONS (* marks the default)"]
@@ -270,10 +279,18 @@ def _citing(ruleset: Ruleset, decision_id: str) -> list[str]:
             if any(c.decision == decision_id for c in cites)]
 
 
+def house_lines(house: HouseRuleset) -> list[str]:
+    """What ``napkit rules check`` says of a house file before its problems: the game it
+    extends and, a line each, what it changes."""
+    lines = [f"{house.file}: a house game, {house.id} ({house.title}), extending "
+             f"{house.extends}; it changes:"]
+    return lines + ([f"  {change}" for change in house.changes] or ["  nothing"])
+
+
 def check_summary(problems: Iterable[object], what: str) -> str:
     n = len(list(problems))
     return f"{n} {_plural(n, 'problem')} in {what}." if n else f"{what}: no problems."
 
 
-__all__ = ["check_summary", "compare_view", "decision_view", "decisions_view", "list_view",
-           "rule_view", "show_view", "wrap"]
+__all__ = ["check_summary", "compare_view", "decision_view", "decisions_view", "house_lines",
+           "list_view", "rule_view", "show_view", "wrap"]
