@@ -40,6 +40,14 @@ OUTCOME_RULES = {
 }
 
 
+# The rules that say who acts next, and how many steps back a difference of turn looks for
+# them.
+TURN_RULES = frozenset({"NAP-1.2.1", "NAP-4.1.1", "NAP-4.1.2", "NAP-5.1.1", "NAP-5.1.2",
+                        "NAP-5.4.1", "NAP-6.1.2", "NAP-6.2.1", "NAP-7.2.1", "NAP-8.1.3",
+                        "NAP-10.3.1"})
+TURN_STEPS = 6
+
+
 def kind_of(episode: Episode, found: Disagreement) -> str:
     """The kind of case that asks what went wrong."""
     part = found.ref.part
@@ -84,8 +92,12 @@ def blame(episode: Episode, found: Disagreement) -> list[str]:
         step = episode.steps[ref.step]
         state = step.before
         if ref.part == "legal" and found.message.startswith("whose turn") and ref.step > 0:
-            before = episode.steps[ref.step - 1]
-            rules += _exercised(before.before, before.action)
+            # Who acts next is settled by the rules of turn order that the last few steps
+            # went through (the dealer passing on, the auction's order, the trick's winner).
+            # The nearest step's first.
+            for before in reversed(episode.steps[max(0, ref.step - TURN_STEPS):ref.step]):
+                rules += [r for r in _exercised(before.before, before.action)
+                          if r in TURN_RULES and r not in rules]
         elif ref.part == "legal":
             expected = {_key(a) for a in (found.expected or [])}
             for listed in found.got or []:
@@ -276,7 +288,7 @@ def readable(episode: Episode, found: Disagreement, case: JSONObject) -> list[st
         lines.append("  the program's standard error ended with:")
         lines += [f"    {line}" for line in found.stderr.splitlines()[-5:]]
     lawbook = default_spec().lawbook
-    for rule_id in blame(episode, found)[:2]:
+    for rule_id in blame(episode, found)[:3]:
         rule = lawbook.get(rule_id)
         if rule is None:
             continue
