@@ -42,6 +42,14 @@ def suite_dir() -> Path:
     return Path(env) if env else _shipped("cases", REPO_ROOT / "conformance" / "cases")
 
 
+def perft_dir() -> Path:
+    """The published perft files (``RULESET.json``, spec/conformance.md part 4):
+    ``$NAPKIT_PERFT``, else the ones napkit ships with (inside the installed package, or
+    ``<repo>/conformance/perft`` in a checkout)."""
+    env = os.environ.get("NAPKIT_PERFT")
+    return Path(env) if env else _shipped("perft", REPO_ROOT / "conformance" / "perft")
+
+
 def sources_dir() -> Path:
     """The rule sources: ``$NAPKIT_SOURCES``, else ``<repo>/../shared/sources`` (may not exist)."""
     env = os.environ.get("NAPKIT_SOURCES")

@@ -2,6 +2,7 @@
 ``napkit play ...``: play hands or a match in the terminal against the engine's own players;
 ``napkit record ...``: write the record of hands or a match the engine's players play;
 ``napkit validate ...``: check recorded hands and matches against their schemas and the rules;
+``napkit perft ...``: count the legal action sequences from a position (napkit.cli.perft);
 ``napkit conform ...``: run the conformance suite against a program (napkit.conform.cli);
 ``napkit adapter``: the reference engine behind the adapter protocol (napkit.adapter).
 
@@ -13,7 +14,7 @@ This module holds only the parser and the dispatch. Each command's body is a fun
 plain arguments that returns the exit status, in the module of its family:
 :mod:`napkit.cli.rules` (``rules``), :mod:`napkit.cli.play` (``play``, ``record``; the
 terminal table is :mod:`napkit.cli.table`), :mod:`napkit.cli.validate` (``validate``),
-:mod:`napkit.conform.cli` (``conform``, ``adapter``).
+:mod:`napkit.cli.perft` (``perft``), :mod:`napkit.conform.cli` (``conform``, ``adapter``).
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ import sys
 from collections.abc import Callable, Sequence
 
 from napkit import __version__
-from napkit.cli import play, rules, validate
+from napkit.cli import perft, play, rules, validate
 from napkit.cli.common import EXIT_PROBLEMS, EXIT_USAGE, Parser, silence_stdout
 from napkit.errors import ChoiceError, SpecError, SpecProblemsError, UsageError
 
@@ -45,6 +46,7 @@ def _parser() -> argparse.ArgumentParser:
     play.add_play(commands)
     play.add_record(commands)
     validate.add_command(commands)
+    perft.add_command(commands)
     from napkit.conform.cli import add_commands  # napkit conform, napkit adapter
 
     add_commands(commands, Parser)

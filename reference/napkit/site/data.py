@@ -350,6 +350,9 @@ def collect_examples(data: SiteData) -> list[Example]:
     case = _example_case(data)
     if case is not None:
         examples.append(case)
+    perft = _example_perft()
+    if perft is not None:
+        examples.append(perft)
     examples += [Example("adapter", e.where, e.document) for e in adapter]
     return examples
 
@@ -361,6 +364,17 @@ def _example_case(data: SiteData) -> Example | None:
         return None
     path = cases[0].path
     return Example("case", shown_path(path), json.loads(path.read_text(encoding="utf-8")))
+
+
+def _example_perft() -> Example | None:
+    """The published perft file of classic with its first position only (spec/conformance.md
+    part 4); None where napkit has no published files."""
+    path = paths.perft_dir() / "classic.json"
+    if not path.is_file():
+        return None
+    document = json.loads(path.read_text(encoding="utf-8"))
+    document["positions"] = document["positions"][:1]
+    return Example("perft", f"{shown_path(path)} (its first position)", document)
 
 
 def shown_path(path: Path) -> str:

@@ -1,0 +1,307 @@
+"""``napkit perft POSITION... [--depth N] [--divide]``: count the sequences of legal actions from
+a position to a depth, as chess programs check a move generator (spec/conformance.md part 4).
+
+The body is :func:`run`; the counting and the reading of positions are
+:mod:`napkit.conform.perft`. A POSITION is a file (a position of its own, a conformance case, or
+a whole published file) or the id of a published position (``classic/default-3p-deal``; a glob,
+``'classic/*'``, or a ruleset id alone for all of a ruleset's). With ``--depth`` and one
+position it prints that count (and, with ``--divide``, the count under each first action);
+otherwise it checks every count the positions publish (``--slow`` adds those marked slow).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from napkit.cli.common import EXIT_PROBLEMS, Parser, print_lines
+from napkit.errors import UsageError
+
+if TYPE_CHECKING:
+    from napkit.conform.perft import Position, State
+
+# The counting and the reading of positions (napkit.conform.perft, the engine, the schemas) are
+# imported when the command runs, not when napkit's parser is built: 'napkit --help' stays fast.
+
+DESCRIPTION = """\
+Count the sequences of legal actions from a position to a depth: Nap's perft, with which a
+program's author checks their own move generator against published counts, in their own test
+suite and at native speed (spec/conformance.md part 4).
+
+A position is a game and the steps played in it: a start request (start-hand or start-match)
+and steps {"seat", "action"}, chance's included, as a conformance case gives them. The count
+at depth N is the number of leaves of the tree of play N actions deep: a node is a leaf once N
+actions are taken, where chance is to act (a deal, reshuffle, shuffle, cut or choice of
+dealer: chance never branches) or where the hand or match is over. Depth 1 is the number of
+legal actions.
+
+POSITION is a file (one position as {"start", "steps"}, a conformance case, or a published
+file of many) or the id of a published position (conformance/perft/RULESET.json): an id, a
+glob ('classic/*') or a ruleset id for all of its positions. With --depth and one position the
+count is printed, with --divide the count under each first action too; otherwise every count
+the positions publish is checked (those marked slow with --slow). A published count that
+differs is reported and the exit status is 1.
+"""
+
+EPILOG = """\
+examples:
+  napkit perft classic/default-3p-deal --depth 4 --divide
+  napkit perft classic
+  napkit perft 'pagat*/*-lead' --slow
+  napkit perft my-position.json --depth 3
+  napkit perft --list peep
+
+Exit status: 0 when every count agrees with the published one (or none is published), 1 when
+one differs or a file is not a good position (its JSON path, and the rule id of a refused
+step, are named), 2 for a usage error.
+"""
+
+
+def add_command(commands: argparse._SubParsersAction[Parser]) -> None:
+    command = commands.add_parser(
+        "perft", help="count the legal action sequences from a position (perft, divide)",
+        description=DESCRIPTION, epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    command.set_defaults(run=lambda args: run(args.positions, depth=args.depth,
+                                              divide_first=args.divide, slow=args.slow,
+                                              as_json=args.json, listing=args.list))
+    command.add_argument("positions", nargs="*", metavar="POSITION",
+                         help="a position file, or a published position's id or glob")
+    command.add_argument("--depth", type=_depth, metavar="N",
+                         help="count to this depth (else every published depth)")
+    command.add_argument("--divide", action="store_true",
+                         help="the count under each first action (one position, with --depth)")
+    command.add_argument("--slow", action="store_true",
+                         help="check the published counts marked slow too")
+    command.add_argument("--json", action="store_true", help="print the results as JSON")
+    command.add_argument("--list", action="store_true",
+                         help="list the published positions (those POSITION selects, or all)")
+
+
+def _depth(text: str) -> int:
+    if not text.isdigit() or not 0 <= int(text) <= 60:
+        raise argparse.ArgumentTypeError(f"a depth is a whole number from 0 to 60, not "
+                                         f"{text[:40]!r}")
+    return int(text)
+
+
+# --- the command ----------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Result:
+    """One count: the position, the depth, the count, the published count (if any), the
+    seconds it took (shared by the depths counted in one walk)."""
+
+    position: Position
+    depth: int
+    count: int
+    published: int | None
+    seconds: float
+
+    @property
+    def agrees(self) -> bool:
+        return self.published is None or self.published == self.count
+
+    def to_json(self) -> dict[str, Any]:
+        return {"position": self.position.id, "file": self.position.file,
+                "depth": self.depth, "count": self.count, "published": self.published,
+                "agrees": self.agrees, "seconds": round(self.seconds, 6)}
+
+
+def run(arguments: Sequence[str], depth: int | None = None, divide_first: bool = False,
+        slow: bool = False, as_json: bool = False, listing: bool = False) -> int:
+    """``napkit perft``: 0 when every count agrees with its published count, 1 otherwise."""
+    if listing:
+        return _list(arguments)
+    if not arguments:
+        raise UsageError("name a position: a file, or a published id ('napkit perft --list' "
+                         "lists them)")
+    positions = _positions(arguments)
+    if divide_first and (depth is None or len(positions) != 1):
+        raise UsageError("--divide counts one position to one depth: give one POSITION and "
+                         "--depth N")
+    if depth is not None and len(positions) == 1:
+        return _one(positions[0], depth, divide_first, as_json)
+    return _check(positions, depth, slow, as_json)
+
+
+def _positions(arguments: Sequence[str]) -> list[Position]:
+    from napkit.conform.perft import load_file, published, published_files
+
+    found: list[Position] = []
+    ids: list[str] = []
+    for argument in arguments:
+        if argument.endswith(".json") or Path(argument).is_file():
+            found += load_file(Path(argument), argument)
+        else:
+            ids.append(argument)
+    if ids:
+        try:
+            found += published(ids)
+        except LookupError as exc:
+            known = sorted(published_files())
+            raise UsageError(f"no published position is {exc.args[0]!r} (the published "
+                             f"files are of {', '.join(known) or 'no ruleset'}; "
+                             "'napkit perft --list' lists the positions)") from None
+    return found
+
+
+def _list(arguments: Sequence[str]) -> int:
+    from napkit.conform.perft import published
+
+    try:
+        positions = published(arguments or ["*"])
+    except LookupError as exc:
+        raise UsageError(f"no published position is {exc.args[0]!r}") from None
+    width = max((len(p.id) for p in positions), default=0)
+    lines = []
+    for position in positions:
+        depths = ", ".join(f"{c.depth}{'*' if c.slow else ''}" for c in position.counts)
+        lines.append(f"{position.id:<{width}}  depths {depths}")
+    lines.append(f"{len(positions)} positions (* a slow count, checked with --slow)")
+    print_lines(lines)
+    return 0
+
+
+def _one(position: Position, depth: int, divide_first: bool, as_json: bool) -> int:
+    """One position to one depth: the count, and with ``divide_first`` the count under each
+    first action."""
+    from napkit.conform.perft import action_text, divide, perft
+    from napkit.formats.values import action_to_json
+
+    state = position.state()
+    began = time.perf_counter()
+    parts = divide(state, depth) if divide_first else []
+    # No parts where no player is to act (chance, or over) or at depth 0: the position is a leaf.
+    total = sum(n for _, n in parts) if parts else perft(state, depth)
+    seconds = time.perf_counter() - began
+    known = position.published(depth)
+    result = Result(position, depth, total, None if known is None else known.count, seconds)
+    if as_json:
+        out = result.to_json()
+        if divide_first:
+            out["divide"] = [{"action": action_to_json(a), "text": action_text(a), "count": n}
+                             for a, n in parts]
+        print_lines([json.dumps(out, ensure_ascii=False)])
+        return 0 if result.agrees else EXIT_PROBLEMS
+    lines = _header(position, state)
+    if divide_first:
+        width = max([len("first action"), *(len(action_text(a)) for a, _ in parts)])
+        digits = max(len("count"), len(f"{total:,}"))
+        lines += ["", f"{'first action':<{width}}  {'count':>{digits}}"]
+        lines += [f"{action_text(a):<{width}}  {n:>{digits},}" for a, n in parts]
+        lines.append(f"{'total':<{width}}  {total:>{digits},}  ({len(parts)} first actions)")
+    lines.append(f"perft {depth}: {total:,}{_verdict(result)}; {_speed(total, seconds)}")
+    print_lines(lines)
+    return 0 if result.agrees else EXIT_PROBLEMS
+
+
+def _header(position: Position, state: State) -> list[str]:
+    from napkit.conform.perft import describe, step_text
+
+    where = f" ({position.file})" if position.file and position.file != position.id else ""
+    steps = len(position.steps)
+    last = f" (the last: {step_text(position.steps[-1])})" if steps else ""
+    return [f"position {position.id}{where}",
+            f"game     {_game_text(position)}",
+            f"after    {steps} step{'s' * (steps != 1)}{last}; now {describe(state)}"]
+
+
+def _game_text(position: Position) -> str:
+    from napkit.spec.catalog import default_spec
+
+    start = position.start
+    ruleset = default_spec().rulesets.get(position.ruleset)
+    defaults = {n: o.default for n, o in ruleset.options.items()} if ruleset else {}
+    changed = [f"{n}={c}" for n, c in sorted(position.options.items()) if defaults.get(n) != c]
+    options = f" ({', '.join(changed)})" if changed else ""
+    if start["type"] == "start-match":
+        length = f"{start['hands']} hands" if start["hands"] is not None else "no agreed length"
+        return f"{position.ruleset}{options}, a match of {position.players} players, {length}"
+    return (f"{position.ruleset}{options}, a hand of {position.players} players, dealer seat "
+            f"{start['dealer']}")
+
+
+def _verdict(result: Result) -> str:
+    if result.published is None:
+        return ""
+    if result.agrees:
+        return " (agrees with the published count)"
+    return f" (DIFFERS: the published count is {result.published:,})"
+
+
+def _speed(count: int, seconds: float) -> str:
+    rate = f"{count / seconds:,.0f} nodes/s" if seconds > 0 else "instant"
+    return f"{seconds:.3f} s, {rate}"
+
+
+def _check(positions: Sequence[Position], depth: int | None, slow: bool, as_json: bool) -> int:
+    """Every published count of ``positions`` (or each to ``depth``): a row per position,
+    printed as it is counted, with its depths, its deepest count and whether each agrees."""
+    from napkit.conform.perft import perft_levels
+
+    plans: list[tuple[Position, list[int]]] = []
+    for position in positions:
+        if depth is None and not position.counts:
+            raise UsageError(f"{position.file or position.id}: publishes no counts; give "
+                             "--depth N")
+        plans.append((position, [depth] if depth is not None else
+                      [c.depth for c in position.counts if slow or not c.slow]))
+    width = max([len("position"), *(len(p.id) for p, _ in plans)])
+    if not as_json:
+        print_lines([f"{'position':<{width}}  {'depths':>6}  {'count':>11}"])
+    results: list[Result] = []
+    seconds = 0.0
+    nodes = 0
+    for position, depths in plans:
+        state = position.state()
+        began = time.perf_counter()
+        levels = perft_levels(state, max(depths, default=0))
+        took = time.perf_counter() - began
+        seconds += took
+        mine = []
+        for d in depths:
+            known = position.published(d)
+            mine.append(Result(position, d, levels[d - 1] if d else 1,
+                               None if known is None else known.count, took))
+        results += mine
+        nodes += max((r.count for r in mine), default=0)
+        if not as_json:
+            print_lines([_row(position, mine, width)])
+    wrong = [r for r in results if not r.agrees]
+    compared = [r for r in results if r.published is not None]
+    if as_json:
+        print_lines([json.dumps({"counts": [r.to_json() for r in results],
+                                 "agree": not wrong}, ensure_ascii=False)])
+    else:
+        verdict = (f"{len(wrong)} of {len(compared)} published counts DIFFER" if wrong else
+                   f"all {len(compared)} published counts agree")
+        print_lines([f"{verdict} ({len(results)} counts of {len(plans)} positions; "
+                     f"{_speed(nodes, seconds)})"])
+    return EXIT_PROBLEMS if wrong else 0
+
+
+def _row(position: Position, results: Sequence[Result], width: int) -> str:
+    """A position's row: its depths (``1-6``), the count at the deepest, and the verdict: the
+    first depth whose count differs from the published one, else ``ok``."""
+    if not results:
+        return f"{position.id:<{width}}  {'-':>6}  {'-':>11}  (no count to check)"
+    first, last = results[0].depth, results[-1].depth
+    depths = f"{first}" if first == last else f"{first}-{last}"
+    wrong = [r for r in results if not r.agrees]
+    if wrong:
+        more = f" (and at {len(wrong) - 1} more depths)" if len(wrong) > 1 else ""
+        verdict = (f"DIFFERS at depth {wrong[0].depth}: {wrong[0].count:,} counted, "
+                   f"{wrong[0].published:,} published{more}")
+    elif all(r.published is None for r in results):
+        verdict = "(none published)"
+    else:
+        verdict = "ok"
+    return f"{position.id:<{width}}  {depths:>6}  {results[-1].count:>11,}  {verdict}"
+
+
+__all__ = ["Result", "add_command", "run"]
