@@ -24,6 +24,7 @@ from __future__ import annotations
 import difflib
 import json
 import random
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from functools import cache
@@ -32,7 +33,7 @@ from pathlib import Path
 from napkit.engine.game import Game, compile_rules
 from napkit.engine.match import new_match
 from napkit.engine.players import play_out
-from napkit.errors import RuleError, SpecError, json_path
+from napkit.errors import RuleError, SpecError, SpecProblemsError, json_path
 from napkit.spec.catalog import Spec, default_spec, load_ruleset_file
 from napkit.spec.checks import check_ruleset, param_paths, reads
 from napkit.spec.loading import JSON, JSONObject, read_document, schema_errors
@@ -90,11 +91,7 @@ def load_house_ruleset(path: Path, shown: str | None = None,
     """
     ruleset, problems = read_house_ruleset(path, shown, spec)
     if problems:
-        first = problems[0]
-        more = len(problems) - 1
-        tail = (f" (and {more} more problem{'s' if more != 1 else ''}: 'napkit rules check "
-                f"{first.file}' lists them)") if more else ""
-        raise SpecError(first.file, first.path, first.message + tail)
+        raise _first(problems)
     assert ruleset is not None
     return ruleset
 
@@ -113,14 +110,29 @@ def read_house_ruleset(path: Path, shown: str | None = None, spec: Spec | None =
     return house_from_document(document, path, file, the_spec)
 
 
-def load_ruleset_path(path: Path, shown: str, spec: Spec) -> Ruleset:
+def load_ruleset_path(path: Path, shown: str | None = None, spec: Spec | None = None,
+                      ) -> Ruleset:
     """A ruleset file of one's own, either kind: a house file (:func:`load_house_ruleset`) or a
-    source's ruleset file (:func:`napkit.spec.catalog.load_ruleset_file`). Raises
-    :class:`~napkit.errors.SpecError` or :class:`~napkit.errors.SpecProblemsError`."""
-    document = read_document(path, shown)
+    ruleset in the form of the spec's own (:func:`napkit.spec.catalog.load_ruleset_file`,
+    which reads it as the schema and ``extends`` allow; its id may be a built-in's). Any
+    problem raises :class:`~napkit.errors.SpecError`, with a one-line message."""
+    file = str(path) if shown is None else shown
+    the_spec = default_spec() if spec is None else spec
+    document = read_document(path, file)
     if is_house_document(document):
-        return load_house_ruleset(path, shown, spec)
-    return load_ruleset_file(path, shown, spec)
+        return load_house_ruleset(path, file, the_spec)
+    try:
+        return load_ruleset_file(path, file, the_spec)
+    except SpecProblemsError as exc:
+        raise _first(list(exc.errors)) from None
+
+
+def _first(problems: list[SpecError]) -> SpecError:
+    """The first problem, saying how many more there are."""
+    first, more = problems[0], len(problems) - 1
+    tail = (f" (and {more} more problem{'s' if more != 1 else ''}: 'napkit rules check "
+            f"{first.file}' lists them)") if more else ""
+    return SpecError(first.file, first.path, first.message + tail)
 
 
 # --- reading a house file ----------------------------------------------------------------------
@@ -167,10 +179,32 @@ def house_from_document(document: JSONObject, path: Path, file: str, spec: Spec,
     description = document.get("description")
     ruleset = _house_ruleset(document, path, file, parent, options, params, raw_params, spec,
                              description if isinstance(description, str) else "")
-    problems = check_ruleset(ruleset, spec) + playability_problems(ruleset)
+    problems = [_inherited(problem, raw_params, parent) for problem in
+                check_ruleset(ruleset, spec) + playability_problems(ruleset)]
     if not problems:
         problems = trial_problems(ruleset)
     return ruleset, problems
+
+
+_PATH_PART = re.compile(r'\.([A-Za-z_][A-Za-z0-9_]*)|\[(\d+)\]|\["((?:[^"\\]|\\.)*)"\]')
+
+
+def _inherited(problem: SpecError, written: JSONObject, parent: Ruleset) -> SpecError:
+    """A problem at a value the house file does not write says so: it is the parent's, and
+    the file changes it under params or through the option that chooses it."""
+    parts = [m.group(1) or m.group(3) or int(m.group(2))
+             for m in _PATH_PART.finditer(problem.path)]
+    if problem.path.startswith("$.params.") and "inherited" not in problem.message:
+        node: JSON = written
+        for part in parts[1:]:
+            if isinstance(node, list):
+                break  # a list is the house file's whole
+            if not isinstance(node, dict) or not isinstance(part, str) or part not in node:
+                return SpecError(problem.file, problem.path,
+                                 f"{problem.message}; the value is {parent.id}'s, which the "
+                                 "house file changes under params or by an option")
+            node = node[part]
+    return problem
 
 
 def _not_house(document: JSONObject) -> str:
