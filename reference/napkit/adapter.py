@@ -21,6 +21,7 @@ whose id cannot be read is answered with ``"id": null`` (spec/conformance.md 2.1
 from __future__ import annotations
 
 import json
+import random
 import sys
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, BinaryIO
@@ -54,6 +55,7 @@ FIELDS: dict[str, tuple[str, ...]] = {
     "apply": ("seat", "action"),
     "outcome": (),
     "bye": (),
+    "chance": (),
 }
 
 
@@ -70,11 +72,18 @@ class BadRequestError(Exception):
 
 
 class Adapter:
-    """napkit's engine, one request at a time. ``handle`` never raises."""
+    """napkit's engine, one request at a time. ``handle`` never raises.
 
-    def __init__(self) -> None:
+    With ``deals`` it declares that it makes its own chance events (spec/conformance.md 2.5:
+    ``supports.chance`` is ``"both"``): asked ``chance``, it draws the deal, shuffle, cut or
+    first dealer from its own random source (seeded with ``seed``) and answers with it. It
+    answers ``chance`` either way; the harness asks only a program that declares it."""
+
+    def __init__(self, deals: bool = False, seed: int | None = None) -> None:
         self.state: HandState | MatchState | None = None
         self.done = False  # set once "bye" has been answered
+        self.deals = deals
+        self.rng = random.Random(seed)
 
     # --- the protocol ------------------------------------------------------------------
     def handle(self, request: object) -> JSONObject:
@@ -111,8 +120,21 @@ class Adapter:
         return _encode(response)
 
     def _hello(self, request: JSONObject) -> JSONObject:
+        found = supports()
+        if self.deals:
+            found["chance"] = "both"
         return {"type": "hello", "protocol": PROTOCOL, "name": "napkit",
-                "version": napkit.__version__, "supports": supports()}
+                "version": napkit.__version__, "supports": found}
+
+    def _chance(self, request: JSONObject) -> JSONObject:
+        """Chance's next event, made here and applied (spec/conformance.md 2.5)."""
+        state = self._playing()
+        if state.is_over() or state.turn != CHANCE:
+            raise BadRequestError([], "chance is not to act: " + (
+                "play is over" if state.is_over() else f"seat {state.turn} is"))
+        action = state.sample_chance(self.rng)
+        self.state = state.apply(action)
+        return {"type": "chance", "action": action_to_json(action)}
 
     def _start_hand(self, request: JSONObject) -> JSONObject:
         game = _game(request)
@@ -387,7 +409,8 @@ class Lines:
         return line
 
 
-def serve(stdin: BinaryIO, stdout: BinaryIO, max_line: int = MAX_REQUEST) -> int:
+def serve(stdin: BinaryIO, stdout: BinaryIO, max_line: int = MAX_REQUEST,
+          adapter: Adapter | None = None) -> int:
     """Answer request lines from ``stdin`` on ``stdout`` until ``bye`` or the end of input.
 
     Input is read as it comes, as much as is there (``read1``), and the answers to every
@@ -396,7 +419,7 @@ def serve(stdin: BinaryIO, stdout: BinaryIO, max_line: int = MAX_REQUEST) -> int
     waits for each answer gets each at once. A line longer than ``max_line`` bytes is
     answered with an error (``"id": null``) once it ends, its bytes dropped as they came:
     however long a line, no more than ``max_line`` of it is held."""
-    adapter = Adapter()
+    adapter = adapter if adapter is not None else Adapter()
     lines = Lines(max_line)
     while True:
         chunk = stdin.read1(1 << 16)  # type: ignore[attr-defined]
@@ -433,20 +456,30 @@ def _write(stdout: BinaryIO, answers: Iterator[bytes]) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m napkit.adapter``: serve the protocol on standard input and output."""
+    """``python -m napkit.adapter``: serve the protocol on standard input and output.
+    ``--deals-itself [--seed N]`` makes it declare that it makes its own chance events, as a
+    program that shuffles inside its own loop does (spec/conformance.md 2.5)."""
     args = list(sys.argv[1:] if argv is None else argv)
+    deals, seed = False, None
+    if args[:1] == ["--deals-itself"]:
+        deals, args = True, args[1:]
+        if len(args) == 2 and args[0] == "--seed" and args[1].isdigit():
+            seed, args = int(args[1]), []
     if args:
         if args[0] in ("-h", "--help"):
-            print(f"usage: python -m napkit.adapter (or: napkit adapter)\n\nnapkit's engine "
-                  f"behind the adapter protocol {PROTOCOL} (spec/conformance.md): one JSON "
-                  "request a line on standard input,\none JSON response a line on standard "
-                  "output, until bye or the end of input.")
+            print(f"usage: python -m napkit.adapter [--deals-itself [--seed N]] (or: napkit "
+                  f"adapter)\n\nnapkit's engine behind the adapter protocol {PROTOCOL} "
+                  "(spec/conformance.md): one JSON request a line on standard input,\none JSON "
+                  "response a line on standard output, until bye or the end of input.\n"
+                  "--deals-itself: declare supports.chance \"both\" and answer chance "
+                  "requests with its own deals\n(seeded with --seed N).")
             return 0
-        print(f"napkit adapter: takes no arguments, not {args[0]!r} (it speaks {PROTOCOL} "
-              "on standard input and output)", file=sys.stderr)
+        print(f"napkit adapter: takes no arguments but --deals-itself [--seed N], not "
+              f"{args[0]!r} (it speaks {PROTOCOL} on standard input and output)",
+              file=sys.stderr)
         return 2
     try:
-        return serve(sys.stdin.buffer, sys.stdout.buffer)
+        return serve(sys.stdin.buffer, sys.stdout.buffer, adapter=Adapter(deals, seed))
     except (BrokenPipeError, KeyboardInterrupt):
         return 0
 

@@ -392,7 +392,10 @@ def _thrown_in(state: HandState, rng: random.Random) -> Candidates:
 
 def _pack(match: MatchState, rng: random.Random) -> list[int]:
     """The table's pack, shuffled: its size set by the players still in the match."""
-    cards = list(cards_of(match.game.pack(match.game.players - match.out.bit_count())))
+    # A match won by the last player with chips has one player left, for whom no pack is
+    # given: the table's whole pack then (only a try after the end uses it).
+    left = match.game.players - match.out.bit_count()
+    cards = list(cards_of(match.game.pack(left if left >= 2 else None)))
     rng.shuffle(cards)
     return cards
 

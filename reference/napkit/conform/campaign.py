@@ -29,6 +29,7 @@ from napkit.conform.fuzz import (
     Prober,
     Scope,
     check_episode,
+    check_with_program_chance,
     draw_episode,
     plan,
     session_kinds,
@@ -128,12 +129,16 @@ class Outcome:
 class Campaign:
     """Episodes of one scope against one program, from one seed."""
 
-    def __init__(self, scope: Scope, session: Session, seed: int, games: Games) -> None:
+    def __init__(self, scope: Scope, session: Session, seed: int, games: Games,
+                 program_chance: bool = False, chance_tries: bool = True) -> None:
         self.scope = scope
         self.session = session
         self.seed = seed
         self.games = games
-        self.prober = Prober()
+        # Whether the program makes the chance events (spec/conformance.md 2.5), and whether
+        # it may be handed bad ones to refuse.
+        self.program_chance = program_chance
+        self.prober = Prober(chance_tries)
         self.restarts = 0
 
     def episode(self, index: int, replay: list[int] | None = None) -> Episode:
@@ -165,7 +170,8 @@ class Campaign:
         began = time.monotonic()
         k, n = shard
         kinds = session_kinds(self.session)
-        feed = _Feed(self, itertools.count(k - 1, n), kinds)
+        indices = itertools.count(k - 1, n)
+        feed = None if self.program_chance else _Feed(self, indices, kinds)
         try:
             while True:
                 if hands is not None and reach.episodes >= hands:
@@ -174,15 +180,20 @@ class Campaign:
                 if seconds is not None and time.monotonic() - began >= seconds:
                     stopped = "time"
                     break
-                episode, requests, traced = feed.next()
-                found, unnamed = self.check(episode, requests)
+                if feed is not None:
+                    episode, requests, traced = feed.next()
+                    found, unnamed = self.check(episode, requests)
+                else:
+                    episode, found, unnamed = self._with_program_chance(next(indices))
+                    traced = frozenset()
                 reach.add(episode)
                 reach.unnamed += unnamed
                 reach.rules |= traced
                 if on_episode is not None:
                     on_episode(reach)
                 if found is not None:
-                    feed.stop()
+                    if feed is not None:
+                        feed.stop()
                     took = time.monotonic() - began
                     result = self._shrink(episode, found, took, shrink_seconds, shrink_tries,
                                           do_shrink)
@@ -191,11 +202,25 @@ class Campaign:
         except KeyboardInterrupt:
             stopped = "interrupted"
         finally:
-            feed.stop()
+            if feed is not None:
+                feed.stop()
         return Outcome(reach, None, time.monotonic() - began, stopped, self.restarts)
+
+    def _with_program_chance(self, index: int) -> tuple[Episode, Disagreement | None, int]:
+        if not self.session.alive:
+            self.restarts += 1
+            self.session.open()
+        rng = Choices(seed=episode_seed(self.seed, index))
+        episode, verdict = check_with_program_chance(self.scope, self.games, self.prober, rng,
+                                                     index, self.session)
+        return episode, verdict.disagreement, verdict.unnamed
 
     def _shrink(self, episode: Episode, found: Disagreement, took: float, seconds: float,
                 tries: int, do_shrink: bool) -> Found:
+        if self.program_chance:
+            return Found(episode, found, episode, found, None, took,
+                         "not shrunk: the program makes its own chance events, so an episode "
+                         "cannot be replayed from its choices alone")
         if not do_shrink:
             return Found(episode, found, episode, found, None, took)
         target = found.signature
@@ -219,6 +244,9 @@ class Campaign:
             result = shrink(episode.drawn, fails, max_tries=tries, seconds=seconds)
         except StopShrinkingError:
             result = None
+        except KeyboardInterrupt:  # Ctrl-C while shrinking: the smallest so far is kept
+            result = None
+            note = "shrinking interrupted: the smallest episode found so far is kept"
         best_episode, best_found = smallest[-1]
         return Found(episode, found, best_episode, best_found, result, took, note)
 

@@ -28,7 +28,7 @@ import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import partial
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, NoReturn
 
 from napkit.conform.breaches import Breach, possible_breaches, refusal
 from napkit.conform.process import ProtocolError, Session
@@ -41,14 +41,14 @@ from napkit.conform.runner import (
 )
 from napkit.conform.shrink import Choices
 from napkit.conform.starts import HandStart, draw_start, new_hand, strong_deal
-from napkit.engine.actions import Action, Deal
+from napkit.engine.actions import CHANCE_TYPES, Action, Deal
 from napkit.engine.game import Game
 from napkit.engine.hand import HandState
 from napkit.engine.match import MatchState, new_match
 from napkit.engine.players import BiasedPlayer, Style, seat_view
 from napkit.engine.state import CHANCE, DEAL
 from napkit.formats.records import hand_outcome
-from napkit.formats.values import action_to_json
+from napkit.formats.values import FormatError, action_from_json, action_to_json
 from napkit.spec.rulesets import Ruleset
 
 JSONObject = dict[str, Any]
@@ -251,8 +251,11 @@ def draw_game(scope: Scope, games: Games, rng: random.Random) -> tuple[Game, str
 class Prober:
     """The illegal tries: which breaches can arise in a game, and one drawn at a step."""
 
-    def __init__(self) -> None:
+    def __init__(self, chance_tries: bool = True) -> None:
         self.memo: dict[int, tuple[tuple[Breach, ...], tuple[Breach, ...]]] = {}
+        # A program that makes its own chance events is never handed one: it is not asked to
+        # refuse a bad pack either (spec/conformance.md 2.5).
+        self.chance_tries = chance_tries
 
     def breaches(self, game: Game) -> tuple[tuple[Breach, ...], tuple[Breach, ...]]:
         """The hand breaches and the match breaches that can arise in ``game``."""
@@ -290,6 +293,8 @@ class Prober:
             if not candidates:
                 continue
             seat, action = candidates[rng.randrange(len(candidates))]
+            if seat is None and not self.chance_tries:
+                return ()
             rule, _ = refusal(state, seat, action)
             if rule == breach.rule:
                 return (Probe(seat, action, rule, breach.name),)
@@ -297,15 +302,37 @@ class Prober:
         return ()
 
 
+class Chance:
+    """Where an episode's chance events come from. This one draws them from the episode's
+    choices (the harness makes them, as the suite does); :class:`ProgramChance` asks the
+    program (spec/conformance.md 2.5). ``start`` and ``step`` tell it the episode's start and
+    each step as they are drawn."""
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+
+    def start(self, request: JSONObject) -> None:
+        pass
+
+    def make(self, state: HandState | MatchState, style: Style, probes: tuple[Probe, ...],
+             index: int) -> Action:
+        return _chance(state, style, self.rng)
+
+    def step(self, index: int, step: Step) -> None:
+        pass
+
+
 def draw_episode(scope: Scope, games: Games, prober: Prober, rng: Choices,
-                 index: int = 0) -> Episode:
-    """One episode, every choice of it drawn from ``rng``."""
+                 index: int = 0, chance: Chance | None = None) -> Episode:
+    """One episode, every choice of it drawn from ``rng`` (chance's too, unless ``chance``
+    gives them)."""
     game, kind = draw_game(scope, games, rng)
     probing = "illegal" in scope.kinds
+    source = chance if chance is not None else Chance(rng)
     if kind == "match":
-        episode = _draw_match(game, rng, prober if probing else None, index)
+        episode = _draw_match(game, rng, prober if probing else None, index, source)
     else:
-        episode = _draw_hand(game, rng, prober if probing else None, index)
+        episode = _draw_hand(game, rng, prober if probing else None, index, source)
     episode.drawn = rng.drawn
     return episode
 
@@ -317,8 +344,11 @@ def _chance(state: HandState | MatchState, style: Style, rng: random.Random) -> 
     return state.sample_chance(rng)
 
 
-def _draw_hand(game: Game, rng: random.Random, prober: Prober | None, index: int) -> Episode:
+def _draw_hand(game: Game, rng: random.Random, prober: Prober | None, index: int,
+               chance: Chance) -> Episode:
     start: HandStart = draw_start(game, rng)
+    request = start.to_json(game)
+    chance.start(request)
     style = Style.draw(rng)
     player = BiasedPlayer(game, style)
     state = new_hand(game, start)
@@ -326,16 +356,18 @@ def _draw_hand(game: Game, rng: random.Random, prober: Prober | None, index: int
     while not state.is_over():
         probes = prober.draw(state, rng) if prober is not None else ()
         if state.turn == CHANCE:
-            seat, action = None, _chance(state, style, rng)
+            seat, action = None, chance.make(state, style, probes, len(steps))
         else:
             seat, action = state.turn, player.choose(state.view(state.turn), rng)
         steps.append(Step(state, seat, action, probes))
+        chance.step(len(steps) - 1, steps[-1])
         state = state.apply(action)
     final = prober.draw(state, rng) if prober is not None else ()
-    return Episode(index, game, "hand", start.to_json(game), steps, state, final)
+    return Episode(index, game, "hand", request, steps, state, final)
 
 
-def _draw_match(game: Game, rng: random.Random, prober: Prober | None, index: int) -> Episode:
+def _draw_match(game: Game, rng: random.Random, prober: Prober | None, index: int,
+                chance: Chance) -> Episode:
     rules = game.rules
     chips: int | None = None
     if rules.match.bankroll is not None:
@@ -345,6 +377,9 @@ def _draw_match(game: Game, rng: random.Random, prober: Prober | None, index: in
             chips is not None and chips <= 4 and rng.randrange(3) == 2):
         hands = None if rules.match.end != "agreed" else hands
     sit_out = (0.0, 0.2, 0.5)[rng.randrange(3)]
+    start = {"type": "start-match", "ruleset": game.id, "options": dict(game.options),
+             "players": game.players, "hands": hands, "chips": chips}
+    chance.start(start)
     match = new_match(game, hands=hands, chips=chips)
     style = Style.draw(rng)
     player = BiasedPlayer(game, style, sit_out)
@@ -357,14 +392,13 @@ def _draw_match(game: Game, rng: random.Random, prober: Prober | None, index: in
             style = Style.draw(rng)
             player = BiasedPlayer(game, style, sit_out)
         if match.turn == CHANCE:
-            seat, action = None, _chance(match.hand or match, style, rng)
+            seat, action = None, chance.make(match, style, probes, len(steps))
         else:
             seat, action = match.turn, player.choose(seat_view(match, match.turn), rng)
         steps.append(Step(match, seat, action, probes))
+        chance.step(len(steps) - 1, steps[-1])
         match = match.apply(action)
     final = prober.draw(match, rng) if prober is not None and match.is_over() else ()
-    start = {"type": "start-match", "ruleset": game.id, "options": dict(game.options),
-             "players": game.players, "hands": hands, "chips": chips}
     return Episode(index, game, "match", start, steps, match, final)
 
 
@@ -392,35 +426,54 @@ def legal_json(state: HandState | MatchState) -> list[JSONObject]:
 
 def plan(episode: Episode, kinds: frozenset[str]) -> Plan:
     """Every request of an episode, in order, with the check of its answer."""
-    ask_legal = "legal" in kinds
-    out: Plan = [
-        (Ref("start"), dict(episode.start), _check_ok)]
-
-    def tries(step: int, probes: Sequence[Probe]) -> None:
-        for j, probe in enumerate(probes):
-            expect = {"seat": probe.seat, "action": action_to_json(probe.action),
-                      "rule": probe.rule}
-            out.append((Ref("probe", step, j), {"type": "apply", "seat": probe.seat,
-                                                "action": expect["action"]},
-                        partial(_check_refused, expect=expect)))
-
+    out: Plan = [(Ref("start"), dict(episode.start), _check_ok)]
     for i, step in enumerate(episode.steps):
-        where = f"step {i}"
-        if ask_legal:
-            out.append((Ref("legal", i), {"type": "legal"},
-                        partial(_check_legal, where=where, seat=step.seat,
-                                expected=legal_json(step.before))))
-        tries(i, step.probes)
-        action = action_to_json(step.action)
-        out.append((Ref("apply", i), {"type": "apply", "seat": step.seat, "action": action},
-                    partial(_check_accepted, where=where, seat=step.seat, action=action)))
-    tries(len(episode.steps), episode.final_probes)
+        out += step_requests(i, step, kinds)
+    out += end_requests(episode, kinds)
+    return out
+
+
+def before_step(i: int, step: Step | tuple[HandState | MatchState, int | None],
+                probes: Sequence[Probe], kinds: frozenset[str]) -> Plan:
+    """What is asked before step ``i``: whose turn and what is legal, then the illegal
+    tries."""
+    state, seat = step[0], step[1]
+    out: Plan = []
+    if "legal" in kinds:
+        out.append((Ref("legal", i), {"type": "legal"},
+                    partial(_check_legal, where=f"step {i}", seat=seat,
+                            expected=legal_json(state))))
+    out += _tries(i, probes)
+    return out
+
+
+def step_requests(i: int, step: Step, kinds: frozenset[str]) -> Plan:
+    """The requests of step ``i``: before it, then the step itself."""
+    action = action_to_json(step.action)
+    return [*before_step(i, step, step.probes, kinds),
+            (Ref("apply", i), {"type": "apply", "seat": step.seat, "action": action},
+             partial(_check_accepted, where=f"step {i}", seat=step.seat, action=action))]
+
+
+def end_requests(episode: Episode, kinds: frozenset[str]) -> Plan:
+    """After the last step: the tries once play is over, and the outcome."""
+    out = _tries(len(episode.steps), episode.final_probes)
     outcome = episode.outcome()
     wants = "match" if episode.kind == "match" else "outcome"
     if outcome is not None and wants in kinds:
         out.append((Ref("outcome"), {"type": "outcome"},
                     partial(_check_outcome, kind=episode.kind if episode.kind == "match"
                             else "outcome", expected=outcome)))
+    return out
+
+
+def _tries(step: int, probes: Sequence[Probe]) -> Plan:
+    out: Plan = []
+    for j, probe in enumerate(probes):
+        expect = {"seat": probe.seat, "action": action_to_json(probe.action), "rule": probe.rule}
+        out.append((Ref("probe", step, j), {"type": "apply", "seat": probe.seat,
+                                            "action": expect["action"]},
+                    partial(_check_refused, expect=expect)))
     return out
 
 
@@ -474,6 +527,11 @@ def check_episode(episode: Episode, session: Session, requests: Plan | None = No
     killed (``session.alive`` is then False)."""
     if requests is None:
         requests = plan(episode, session_kinds(session))
+    return judge(requests, session)[1]
+
+
+def judge(requests: Plan, session: Session) -> tuple[list[JSONObject], Verdict]:
+    """Send ``requests`` in one batch; the answers, and the verdict on them in order."""
     error: ProtocolError | None = None
     try:
         answers = session.call_many([r for _, r, _ in requests])
@@ -485,12 +543,117 @@ def check_episode(episode: Episode, session: Session, requests: Plan | None = No
         try:
             unnamed += bool(check(answer))
         except DisagreementError as exc:
-            return Verdict(Disagreement(ref, exc.message, exc.expected, exc.got), unnamed)
+            return answers, Verdict(Disagreement(ref, exc.message, exc.expected, exc.got),
+                                    unnamed)
     if error is not None:
         ref = requests[error.index][0]
-        return Verdict(Disagreement(ref, f"the program {error.message}", problem=error.what,
-                                    stderr=error.stderr), unnamed)
-    return Verdict(None, unnamed)
+        return answers, Verdict(Disagreement(ref, f"the program {error.message}",
+                                             problem=error.what, stderr=error.stderr), unnamed)
+    return answers, Verdict(None, unnamed)
+
+
+# --- a program that makes its own chance events (spec/conformance.md 2.5) ----------------------
+class ChanceStopError(Exception):
+    """The program disagreed while its chance events were being asked for: the episode stops
+    there, with ``partial`` (what was drawn up to then)."""
+
+    def __init__(self, found: Disagreement, partial: Episode) -> None:
+        super().__init__(found.message)
+        self.found = found
+        self.partial = partial
+
+
+class ProgramChance(Chance):
+    """Chance's events made by the program. The requests of the steps drawn so far go to it
+    when chance is to act, with a ``chance`` request last; the event it answers with must be
+    one the rules allow there (the engine accepts it), and the episode goes on from it. The
+    deals are the program's, so an episode cannot be replayed from its choices alone: it is
+    not shrunk."""
+
+    def __init__(self, rng: random.Random, session: Session, kinds: frozenset[str],
+                 index: int) -> None:
+        super().__init__(rng)
+        self.session = session
+        self.kinds = kinds
+        self.index = index
+        self.pending: Plan = []
+        self.unnamed = 0
+        self.request: JSONObject = {}
+        self.steps: list[Step] = []
+
+    def start(self, request: JSONObject) -> None:
+        self.request = dict(request)
+        self.pending = [(Ref("start"), dict(request), _check_ok)]
+
+    def step(self, index: int, step: Step) -> None:
+        self.steps.append(step)
+        if step.seat is not None:  # a chance step has been asked for already
+            self.pending += step_requests(index, step, self.kinds)
+
+    def make(self, state: HandState | MatchState, style: Style, probes: tuple[Probe, ...],
+             index: int) -> Action:
+        ref = Ref("chance", index)
+        ask = [*self.pending, *before_step(index, (state, None), probes, self.kinds),
+               (ref, {"type": "chance"}, _check_chance)]
+        self.pending = []
+        answers, verdict = judge(ask, self.session)
+        self.unnamed += verdict.unnamed
+        if verdict.disagreement is not None:
+            raise ChanceStopError(verdict.disagreement, self._partial(state))
+        made = answers[-1]["action"]
+        try:
+            action = action_from_json(made, ["action"])
+        except FormatError as exc:
+            self._stop(ref, f"answered the chance request with an action napkit cannot read: "
+                            f"{exc}", made, state)
+        if not isinstance(action, CHANCE_TYPES):
+            self._stop(ref, f"answered the chance request with a player's action "
+                            f"({action}), not chance's", made, state)
+        rule, reason = refusal(state, None, action)
+        if rule is not None:
+            what = describe_action(None, action)
+            self._stop(ref, f"made a chance event the rules refuse ({what}): {rule}: {reason}",
+                       made, state, rule)
+        return action
+
+    def _stop(self, ref: Ref, message: str, made: object, state: HandState | MatchState,
+              rule: str | None = None) -> NoReturn:
+        found = Disagreement(ref, message, rule or "a chance event the rules allow", made)
+        raise ChanceStopError(found, self._partial(state))
+
+    def _partial(self, state: HandState | MatchState) -> Episode:
+        game = state.game
+        assert isinstance(game, Game)
+        kind = "match" if self.request.get("type") == "start-match" else "hand"
+        return Episode(self.index, game, kind, self.request, list(self.steps), state)
+
+    def finish(self, episode: Episode) -> Verdict:
+        """The requests left once the episode is drawn, answered and judged."""
+        ask = [*self.pending, *end_requests(episode, self.kinds)]
+        self.pending = []
+        _, verdict = judge(ask, self.session)
+        return Verdict(verdict.disagreement, self.unnamed + verdict.unnamed)
+
+
+def _check_chance(answer: JSONObject) -> str:
+    if answer["type"] != "chance":
+        detail = f": {answer.get('message', '')}" if answer["type"] == "error" else ""
+        raise DisagreementError("chance", f"answered the chance request with "
+                                          f"{answer['type']!r}, not 'chance'{detail}",
+                                "chance", answer)
+    return ""
+
+
+def check_with_program_chance(scope: Scope, games: Games, prober: Prober, rng: Choices,
+                              index: int, session: Session) -> tuple[Episode, Verdict]:
+    """Draw and check one episode whose chance events the program makes."""
+    chance = ProgramChance(rng, session, session_kinds(session), index)
+    try:
+        episode = draw_episode(scope, games, prober, rng, index, chance)
+    except ChanceStopError as stop:
+        stop.partial.drawn = rng.drawn
+        return stop.partial, Verdict(stop.found, chance.unnamed)
+    return episode, chance.finish(episode)
 
 
 def session_kinds(session: Session) -> frozenset[str]:

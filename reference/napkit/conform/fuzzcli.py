@@ -21,7 +21,7 @@ from napkit.conform.campaign import Campaign, Found, Outcome, Reach, episode_see
 from napkit.conform.fuzz import Games, Scope, ScopeError, episode_words, scope_of
 from napkit.conform.process import ProtocolError, Session, process_opener
 from napkit.conform.reproducer import readable, reproducer_case
-from napkit.errors import SpecError, UsageError
+from napkit.errors import RuleError, SpecError, UsageError
 from napkit.spec.catalog import default_spec
 from napkit.spec.rulesets import Ruleset
 
@@ -91,6 +91,10 @@ def add_command(commands: Any, parser_class: type[argparse.ArgumentParser]) -> N
                            help="write the first disagreement as found")
     shrinking.add_argument("--shrink-seconds", type=_seconds, default=30.0, metavar="S",
                            help="time allowed for shrinking (default 30)")
+    fuzz.add_argument("--program-deals", action="store_true",
+                      help="have the program make the chance events (deals, shuffles, cuts), "
+                           "where it declares supports.chance \"both\"; always so where it "
+                           "declares \"program\" (spec/conformance.md 2.5)")
     fuzz.add_argument("--json", metavar="FILE", help="write a JSON report ('-': stdout)")
     fuzz.add_argument("--timeout", type=_seconds, default=10.0, metavar="SECONDS",
                       help="time limit for each answer (default 10)")
@@ -207,7 +211,6 @@ def _fuzz(args: argparse.Namespace) -> int:
     options = _options(args.options)
     command = list(args.command) or [sys.executable, "-m", "napkit.adapter"]
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2 ** 31)
-    hands = args.hands if args.hands is not None or args.seconds is not None else DEFAULT_HANDS
     try:
         refuse_clashes([(f, p) for f, p in (("--out", args.out), ("--json", args.json)) if p],
                        [("the program's file", w) for w in command if Path(w).is_file()]
@@ -235,31 +238,61 @@ def _fuzz(args: argparse.Namespace) -> int:
             return EXIT_USAGE
         program = f"{hello.name} {hello.version}".strip()
         human = sys.stderr if args.json == "-" else sys.stdout
+        chance = hello.supports.get("chance", "harness")
+        if args.program_deals and chance == "harness":
+            _say("--program-deals: the program does not declare that it makes chance events "
+                 "(supports.chance is \"harness\"; spec/conformance.md 2.5)")
+            return EXIT_USAGE
+        program_chance = chance == "program" or args.program_deals
         if not args.quiet:
-            print(f"napkit fuzz: {program} ({' '.join(command)}), seed {seed}"
-                  + (f", shard {args.shard[0]}/{args.shard[1]}" if args.shard != (1, 1) else ""),
-                  file=human)
-            print("  " + _scope_line(scope), file=human)
-            for note in scope.notes:
-                print(f"  note: {note}", file=human)
-            human.flush()
-        campaign = Campaign(scope, session, seed, Games(default_spec().rulesets))
-        progress = Progress(hands, "hands", "napkit fuzz", sys.stderr, every=0,
-                            enabled=not args.quiet)
-        in_force = _rules_in_force(scope)
-
-        def tick(reach: Reach) -> None:
-            progress.step(note=f"{len(reach.rules & in_force)}/{len(in_force)} rules")
-
-        try:
-            outcome = campaign.run(hands, args.seconds, args.shard, tick,
-                                   shrink_seconds=args.shrink_seconds,
-                                   do_shrink=not args.no_shrink)
-        finally:
-            progress.finish()
+            _header(args, program, command, seed, scope, program_chance, human)
+        campaign = Campaign(scope, session, seed, Games(default_spec().rulesets),
+                            program_chance=program_chance, chance_tries=chance != "program")
+        outcome = _campaign(args, campaign, scope, seed)
+        if outcome is None:
+            return EXIT_FOUND
     finally:
         session.close()
-    return _report(args, outcome, seed, command, program, scope, in_force, human)
+    return _report(args, outcome, seed, command, program, scope, _rules_in_force(scope), human)
+
+
+def _header(args: argparse.Namespace, program: str, command: list[str], seed: int,
+            scope: Scope, program_chance: bool, human: Any) -> None:
+    shard = f", shard {args.shard[0]}/{args.shard[1]}" if args.shard != (1, 1) else ""
+    print(f"napkit fuzz: {program} ({' '.join(command)}), seed {seed}{shard}", file=human)
+    print("  " + _scope_line(scope), file=human)
+    for note in scope.notes:
+        print(f"  note: {note}", file=human)
+    if program_chance:
+        print("  the program makes the chance events (deals, shuffles, cuts): a "
+              "disagreement is not shrunk", file=human)
+    human.flush()
+
+
+def _campaign(args: argparse.Namespace, campaign: Campaign, scope: Scope, seed: int
+              ) -> Outcome | None:
+    """Run the campaign with a progress bar; None (said) if it could not go on."""
+    hands = args.hands if args.hands is not None or args.seconds is not None else DEFAULT_HANDS
+    progress = Progress(hands, "hands", "napkit fuzz", sys.stderr, every=0,
+                        enabled=not args.quiet)
+    in_force = _rules_in_force(scope)
+
+    def tick(reach: Reach) -> None:
+        progress.step(note=f"{len(reach.rules & in_force)}/{len(in_force)} rules")
+
+    try:
+        return campaign.run(hands, args.seconds, args.shard, tick,
+                            shrink_seconds=args.shrink_seconds, do_shrink=not args.no_shrink)
+    except ProtocolError as exc:  # it died and cannot be started again
+        progress.finish()
+        _say(f"the program {exc.message} (seed {seed})")
+    except (RuleError, SpecError, ValueError, AssertionError, RuntimeError) as exc:
+        progress.finish()  # a bug of napkit's own: one line, and how to replay it
+        _say(f"napkit could not go on ({type(exc).__name__}: {exc}); please report it with "
+             f"the command line and seed {seed}")
+    finally:
+        progress.finish()
+    return None
 
 
 def _scope_line(scope: Scope) -> str:
