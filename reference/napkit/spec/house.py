@@ -327,6 +327,7 @@ def merge_params(parent: JSON, house: JSON) -> JSON:
     Two objects merge key by key, at every depth; anything else (a list such as the bids, a
     number, a string, null, or a by-option switch on either side) is the house file's value.
 
+    >>> from napkit.spec.house import merge_params
     >>> merge_params({"usual": "shuffle", "after_throw_in": "shuffle"}, {"usual": "gather-and-cut"})
     {'usual': 'gather-and-cut', 'after_throw_in': 'shuffle'}
     >>> merge_params([{"id": "three"}, {"id": "nap"}], [{"id": "nap"}])
