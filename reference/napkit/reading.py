@@ -265,6 +265,9 @@ def _plain(value: Any, path: list[str | int], whole: bool) -> None:
                                              "without a point or an exponent)")
         if not math.isfinite(value):
             raise ReadError(json_path(path), f"{value.text} is too large a number")
+    elif type(value) is float and not whole:  # read by the fast reader: checked for size there
+        if not math.isfinite(value):
+            raise ReadError(json_path(path), f"{value} is too large a number")
     elif type(value) is int:
         if whole and not -WHOLE <= value <= WHOLE:
             raise ReadError(json_path(path), f"{value} is beyond the largest whole number "

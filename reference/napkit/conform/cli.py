@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from napkit.cli.files import OutputFile, refuse_clashes
+from napkit.conform.parallel import Pool, parse_jobs, parse_shard, shard
 from napkit.conform.process import (
     Channel,
     ProtocolError,
@@ -31,7 +32,7 @@ from napkit.conform.process import (
     in_process_opener,
     process_opener,
 )
-from napkit.conform.report import Progress, Run, summary_lines, write_reports
+from napkit.conform.report import Progress, Run, Selection, summary_lines, write_reports
 from napkit.conform.runner import run_suite, timeouts_in_a_row
 from napkit.conform.suite import (
     KINDS,
@@ -55,8 +56,19 @@ examples:
   napkit conform --rule NAP-8 --junit report.xml -- ./my-nap --adapter
   napkit conform --xfail known.json -- python my_nap.py
   napkit conform --in-process --case 'pagat/legal/*' -q --json - | python3 -m json.tool
+  napkit conform -j 2 --ruleset classic -- node my-nap.js
+  napkit conform -j auto --shard 2/4 --json shard-2.json -- ./my-nap
+  napkit report merge shard-1.json shard-2.json shard-3.json shard-4.json -o all.json
 
 The program speaks napkit-adapter/1 (spec/conformance.md) on its standard input and output.
+
+-j N runs N processes of the program at once (0 or 'auto': one per core), the cases shared
+among them; the report is the one -j 1 writes, in the same order (only timings differ): the
+results are taken in the cases' order, so -x stops at the same first failure and
+--max-timeouts counts the same cases in a row (cases already under way past that point are
+dropped). A program that breaks the protocol is restarted in its own worker only.
+--shard K/N runs every N-th selected case from the K-th (a CI matrix of N machines runs each
+case once); 'napkit report merge' joins the N JSON reports into the whole run's.
 An expected-failures file is {"format": "napkit-xfail/1", "cases": {ID: REASON},
 "rules": {RULE: REASON}}.
 
@@ -111,6 +123,14 @@ def add_commands(commands: Any, parser_class: type[argparse.ArgumentParser]) -> 
     conform.add_argument("--start-timeout", type=_seconds, default=30.0, metavar="SECONDS",
                          help="time limit for the program to start and answer hello "
                               "(default 30, or --timeout if longer)")
+    conform.add_argument("-j", "--jobs", type=parse_jobs, default=1, metavar="N",
+                         help="run N processes of the program at once, the cases shared "
+                              "among them (0 or 'auto': one per core; default 1); the report "
+                              "is the same as with 1")
+    conform.add_argument("--shard", type=parse_shard, metavar="K/N",
+                         help="run only the K-th of N slices of the selected cases (every "
+                              "N-th from the K-th), for a CI matrix; 'napkit report merge' "
+                              "joins the slices' JSON reports")
     conform.add_argument("-x", "--exitfirst", action="store_true",
                          help="stop at the first failure")
     conform.add_argument("--max-timeouts", type=_count, default=3, metavar="N",
@@ -132,6 +152,9 @@ def add_commands(commands: Any, parser_class: type[argparse.ArgumentParser]) -> 
     from napkit.conform.fuzzcli import add_command as add_fuzz  # napkit fuzz
 
     add_fuzz(commands, parser_class)
+    from napkit.conform.reportcli import add_command as add_report  # napkit report merge
+
+    add_report(commands, parser_class)
 
 
 def _adapter(_args: argparse.Namespace) -> int:
@@ -234,7 +257,7 @@ def _conform(args: argparse.Namespace, outputs: contextlib.ExitStack) -> int:
              for case_id in expected.unknown_cases(ids)]
     # A report on standard output has it to itself: what is said for people goes to stderr.
     human = sys.stderr if any(out.stdout for _, out in opened) else sys.stdout
-    run = _run(args, chosen, expected, str(root), notes, human)
+    run = _run(args, chosen, expected, str(root), notes, human, filters)
     if run is None:
         return EXIT_FAILED
     for line in summary_lines(run, tables=not args.quiet):
@@ -305,11 +328,22 @@ def _open_reports(reports: list[tuple[str, str, str]], outputs: contextlib.ExitS
 
 
 def _run(args: argparse.Namespace, chosen: list[Case], expected: Expected, suite: str,
-         notes: list[str], human: TextIO) -> Run | None:
-    """Start the program, run the chosen cases on it, end it; None if it cannot be started.
-    What is said for people goes to ``human``."""
+         notes: list[str], human: TextIO, filters: Filters | None = None) -> Run | None:
+    """Start the program, run the chosen cases (the ``--shard`` of them) on it, on
+    ``args.jobs`` processes of it at once (the first started here, the others as their first
+    case comes), end it; None if it cannot be started. What is said for people goes to
+    ``human``."""
+    from napkit.conform.shards import cases_digest, filters_json
+
+    selection = Selection(filters_json(filters or Filters()),
+                          None if args.xfail is None else str(args.xfail), len(chosen),
+                          cases_digest(chosen))
+    if args.shard is not None:  # an empty slice (more shards than cases) is no failure
+        chosen = shard(chosen, *args.shard)
     opener, command = _program(args)
-    session = Session(opener, args.timeout, args.start_timeout)
+    jobs = max(1, min(args.jobs, len(chosen)))
+    sessions = [Session(opener, args.timeout, args.start_timeout) for _ in range(jobs)]
+    session = sessions[0]
     try:
         hello = session.open()
     except ProtocolError as exc:
@@ -321,23 +355,31 @@ def _run(args: argparse.Namespace, chosen: list[Case], expected: Expected, suite
     program = f"{hello.name} {hello.version}".strip()
     if not args.quiet:
         shown = " ".join(command) if command else "in this process"
-        print(f"napkit conform: {len(chosen)} cases against {program} ({shown})", file=human,
-              flush=True)
+        part = "" if args.shard is None else (f" (shard {args.shard[0]}/{args.shard[1]} of "
+                                              f"{selection.cases})")
+        at_once = f", {jobs} processes at once" if jobs > 1 else ""
+        print(f"napkit conform: {len(chosen)} cases{part} against {program} ({shown})"
+              f"{at_once}", file=human, flush=True)
+    if args.shard is not None and not chosen:  # said, not noted: the merged report has none
+        _say(f"shard {args.shard[0]}/{args.shard[1]} has no case: the filters chose "
+             f"{selection.cases}, fewer than the shards")
     progress = Progress(len(chosen), enabled=not args.quiet)
     began = time.perf_counter()
     try:
-        results = run_suite(chosen, session, hello.supports, expected.classify, progress.update,
-                            args.exitfirst, args.max_timeouts)
+        results = run_suite(chosen, sessions if jobs > 1 else session, hello.supports,
+                            expected.classify, progress.update, args.exitfirst,
+                            args.max_timeouts)
     except BaseException:  # Ctrl-C above all: the program must not outlive the run
-        session.kill()
+        for each in sessions:
+            each.kill()
         raise
     finally:
         progress.finish()
-    note = session.close()
-    if note:
-        notes.append(f"the program {note}")
+    for note in _close(sessions):
+        if f"the program {note}" not in notes:
+            notes.append(f"the program {note}")
     run = Run(results, program, command, suite, time.perf_counter() - began, len(chosen),
-              notes)
+              notes, selection=selection, shard=args.shard, jobs=jobs)
     row = timeouts_in_a_row(results)
     if args.max_timeouts and len(results) < len(chosen) and row >= args.max_timeouts:
         run.stopped = f"after {row} timeouts in a row"
@@ -345,6 +387,16 @@ def _run(args: argparse.Namespace, chosen: list[Case], expected: Expected, suite
                      f"{args.max_timeouts}); is it reading its standard input and flushing "
                      "each answer?")
     return run
+
+
+def _close(sessions: list[Session]) -> list[str]:
+    """Say bye to every program still running, all at once; the notes of those that did not
+    take their leave as the protocol says."""
+    running = [s for s in sessions if s.alive]
+    if len(running) <= 1:
+        return [note for s in running if (note := s.close())]
+    with Pool([None] * len(running)) as pool:
+        return [note for note in pool.map(lambda _, s: s.close(), running) if note]
 
 
 def reference_command() -> list[str]:

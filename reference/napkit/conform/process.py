@@ -292,6 +292,13 @@ class ProcessChannel:
             return False
         return True
 
+    def abort(self) -> None:
+        """End the program now, from any thread: a signal only, so that a thread reading its
+        pipes sees them end (the reader then calls :meth:`kill`, which closes them)."""
+        if self.proc.poll() is None:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(self.proc.pid, signal.SIGKILL)
+
     def kill(self) -> None:
         if self.proc.poll() is None:
             try:
@@ -381,6 +388,7 @@ class Session:
         self.hello: Hello | None = None
         self.next_id = 0
         self.starts = 0  # processes started
+        self.aborted = False  # abort() was called: no program is to run any more
 
     @property
     def alive(self) -> bool:
@@ -392,6 +400,9 @@ class Session:
         self.channel = self.opener()
         self.starts += 1
         self.next_id = 0
+        if self.aborted:  # abort() came while the program started: it must not run
+            self.kill()
+            raise ProtocolError("exited", "was stopped (the run was interrupted)")
         timeout, self.timeout = self.timeout, max(self.timeout, self.start_timeout)
         try:
             answer = self.call("hello", protocol=PROTOCOL)
@@ -445,6 +456,17 @@ class Session:
         if self.channel is not None:
             self.channel.kill()
             self.channel = None
+
+    def abort(self) -> None:
+        """End the program now, from another thread than the one using the session (Ctrl-C in
+        a run with several workers): the request in hand fails at once, as if the program had
+        exited, and no program is started again. The thread using the session still ends it
+        (:meth:`kill`). A channel without an ``abort`` method (one in this process) is left
+        to finish the request in hand."""
+        self.aborted = True
+        stop = getattr(self.channel, "abort", None)
+        if stop is not None:
+            stop()
 
     def close(self) -> str:
         """Say bye and let the program exit (killing it if it does not); a note if it did not

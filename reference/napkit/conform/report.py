@@ -36,6 +36,23 @@ HEADINGS = {PASSED: "passed", FAILED: "failed", SKIPPED: "skipped", XFAIL: "xfai
 FAILURES_SHOWN = 20  # failures printed in full in the terminal; the reports have them all
 
 
+@dataclass(frozen=True)
+class Selection:
+    """Which cases a run chose, as its JSON report keeps it for ``napkit report merge``: the
+    filters (by :class:`~napkit.conform.suite.Filters` field), the expected-failures file, how
+    many cases the filters chose before any ``--shard``, and a digest of those cases (their
+    ids and files, :func:`napkit.conform.shards.cases_digest`)."""
+
+    filters: dict[str, list[str]]
+    xfail: str | None
+    cases: int
+    digest: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"filters": self.filters, "xfail": self.xfail, "cases": self.cases,
+                "digest": self.digest}
+
+
 @dataclass
 class Run:
     """A finished run: what ran, against what, and how each case went."""
@@ -48,6 +65,9 @@ class Run:
     selected: int  # cases chosen by the filters (some may not have run, with --exitfirst)
     notes: list[str] = field(default_factory=list)  # warnings worth keeping with the report
     stopped: str = "after the first failure"  # why cases selected were not run, if some were
+    selection: Selection | None = None  # the whole selection, before --shard
+    shard: tuple[int, int] | None = None  # (K, N) of --shard K/N
+    jobs: int = 1  # the program's processes at once (-j); not in the JSON report
 
     @property
     def counts(self) -> Counter[str]:
@@ -116,8 +136,12 @@ def totals_line(run: Run) -> str:
     not_run = run.selected - n
     stopped = f" (stopped {run.stopped}; {not_run} not run)" if not_run else ""
     verdict = "ok" if run.ok else "FAILED"
-    return (f"{verdict}: {n} {_plural(n, 'case')} against {run.program}: {', '.join(parts)}"
-            f"{stopped} in {run.elapsed:.1f} s{rate}")
+    shard = ""
+    if run.shard is not None:
+        whole = f" of {run.selection.cases}" if run.selection is not None else ""
+        shard = f" (shard {run.shard[0]}/{run.shard[1]}{whole})"
+    return (f"{verdict}: {n} {_plural(n, 'case')}{shard} against {run.program}: "
+            f"{', '.join(parts)}{stopped} in {run.elapsed:.1f} s{rate}")
 
 
 def _table(title: str, rows: dict[str, Counter[str]]) -> list[str]:
@@ -135,23 +159,51 @@ def _plural(n: int, word: str) -> str:
 
 # --- JSON -------------------------------------------------------------------------------------
 def json_report(run: Run) -> str:
+    document = report_document(
+        program={"name": run.program, "command": run.command}, suite=run.suite,
+        selection=None if run.selection is None else run.selection.to_json(),
+        shard=None if run.shard is None else {"index": run.shard[0], "count": run.shard[1]},
+        elapsed=run.elapsed, selected=run.selected, notes=run.notes,
+        cases=[_case_json(r) for r in run.results])
+    return dump_report(document)
+
+
+def report_document(*, program: dict[str, Any], suite: str, selection: dict[str, Any] | None,
+                    shard: dict[str, int] | None, elapsed: float, selected: int,
+                    notes: list[str], cases: list[dict[str, Any]]) -> dict[str, Any]:
+    """A JSON report (``napkit-conform-report/1``) from its parts, its totals and tables
+    counted from its ``cases`` (as :func:`_case_json` writes them): one function for a run's
+    report and for shards' reports merged (:mod:`napkit.conform.shards`), so that the two
+    are alike to the byte where their cases are."""
     def counts(c: Counter[str]) -> dict[str, int]:
         return {s: c[s] for s in STATUSES}
 
-    document = {
-        "format": REPORT_FORMAT,
-        "program": {"name": run.program, "command": run.command},
-        "suite": run.suite,
-        "ok": run.ok,
-        "elapsed": round(run.elapsed, 3),
-        "totals": {"cases": len(run.results), "selected": run.selected,
-                   **counts(run.counts),
-                   "rule_not_named": sum(r.note == RULE_NOT_NAMED for r in run.results)},
-        "by_ruleset": {k: counts(v) for k, v in run.by("ruleset").items()},
-        "by_rule": {k: counts(v) for k, v in run.by("rule").items()},
-        "notes": run.notes,
-        "cases": [_case_json(r) for r in run.results],
-    }
+    statuses = Counter(c["status"] for c in cases)
+    by_ruleset: dict[str, Counter[str]] = {}
+    by_rule: dict[str, Counter[str]] = {}
+    for c in cases:
+        by_ruleset.setdefault(c["ruleset"], Counter())[c["status"]] += 1
+        for rule in c["rules"]:
+            by_rule.setdefault(rule, Counter())[c["status"]] += 1
+    document: dict[str, Any] = {"format": REPORT_FORMAT, "program": program, "suite": suite}
+    if selection is not None:  # new fields go after the old, which keep their order
+        document["selection"] = selection
+        document["shard"] = shard
+    document.update({
+        "ok": not (statuses[FAILED] or statuses[XPASS]),
+        "elapsed": round(elapsed, 3),
+        "totals": {"cases": len(cases), "selected": selected, **counts(statuses),
+                   "rule_not_named": sum(c.get("note") == RULE_NOT_NAMED for c in cases)},
+        "by_ruleset": {k: counts(by_ruleset[k]) for k in sorted(by_ruleset)},
+        "by_rule": {k: counts(by_rule[k]) for k in sorted(by_rule, key=rule_order)},
+        "notes": notes,
+        "cases": cases,
+    })
+    return document
+
+
+def dump_report(document: dict[str, Any]) -> str:
+    """A JSON report's text."""
     return json.dumps(document, indent=1, ensure_ascii=False) + "\n"
 
 
@@ -182,7 +234,9 @@ def _xml(text: str) -> str:
 
 def junit_report(run: Run) -> str:
     counts = run.counts
-    root = ET.Element("testsuites", name="napkit conform", tests=str(len(run.results)),
+    name = "napkit conform" + ("" if run.shard is None else f" (shard {run.shard[0]}/"
+                                                           f"{run.shard[1]})")
+    root = ET.Element("testsuites", name=name, tests=str(len(run.results)),
                       failures=str(counts[FAILED] + counts[XPASS]), errors="0",
                       skipped=str(counts[SKIPPED] + counts[XFAIL]), time=f"{run.elapsed:.3f}")
     suites: dict[str, ET.Element] = {}
@@ -232,6 +286,8 @@ def tap_report(run: Run) -> str:
     """TAP version 13: one test point per case run; skips are ``# SKIP``, expected failures
     ``not ok ... # TODO``, an unexpected pass ``not ok`` (it fails the run)."""
     lines = ["TAP version 13", f"1..{len(run.results)}"]
+    if run.shard is not None:
+        lines.append(f"# shard {run.shard[0]}/{run.shard[1]}")
     for n, r in enumerate(run.results, 1):
         name = r.id.replace("#", "_")
         if r.status == PASSED:
@@ -303,6 +359,6 @@ def write_reports(run: Run, targets: Iterable[tuple[str, OutputFile]]) -> list[s
     return problems
 
 
-__all__ = ["REPORTS", "REPORT_FORMAT", "Progress", "Run", "failure_lines", "json_report",
-           "junit_report", "rule_order", "summary_lines", "tap_report", "totals_line",
-           "write_atomic", "write_reports"]
+__all__ = ["REPORTS", "REPORT_FORMAT", "Progress", "Run", "Selection", "dump_report",
+           "failure_lines", "json_report", "junit_report", "report_document", "rule_order",
+           "summary_lines", "tap_report", "totals_line", "write_atomic", "write_reports"]

@@ -24,6 +24,7 @@ from dataclasses import dataclass, replace
 from functools import partial
 from typing import Any
 
+from napkit.conform.parallel import Pool
 from napkit.conform.process import ProtocolError, Session
 from napkit.conform.suite import Case
 from napkit.conform.support import skip_reason
@@ -356,7 +357,8 @@ def _short_answer(answer: JSONObject) -> JSONObject:
 
 
 # --- a whole run --------------------------------------------------------------------------------
-def run_suite(cases: Sequence[Case], session: Session, supports: Mapping[str, Any],
+def run_suite(cases: Sequence[Case], session: Session | Sequence[Session],
+              supports: Mapping[str, Any],
               classify: Callable[[CaseResult], CaseResult] = lambda r: r,
               on_result: Callable[[CaseResult], None] = lambda r: None,
               exitfirst: bool = False, max_timeouts: int = 0) -> list[CaseResult]:
@@ -364,29 +366,53 @@ def run_suite(cases: Sequence[Case], session: Session, supports: Mapping[str, An
     ``supports`` leaves out; ``classify`` turns failures and passes into expected failures and
     unexpected passes. With ``exitfirst``, stop after the first failure (or unexpected pass);
     with ``max_timeouts`` N (0: never), after N cases in a row that the program timed out on
-    (a program that never answers would otherwise cost the whole time limit on every case)."""
+    (a program that never answers would otherwise cost the whole time limit on every case).
+
+    ``session`` may be several sessions of the same program (``napkit conform -j N``; those
+    after the first are started when first needed): the cases are shared among them, one
+    thread each (:class:`napkit.conform.parallel.Pool`), and the results are the same as with
+    one, in the same order. ``classify``, ``on_result`` and the stops are applied to the
+    results in order, in the caller's thread; cases after a stop may have been run, but their
+    results are dropped. A program that breaks the protocol is started again in its session
+    only."""
+    sessions = [session] if isinstance(session, Session) else list(session)
+    workers = [_Worker(s) for s in sessions]
+    skips = [skip_reason(case, supports) for case in cases]  # in this thread, which loads the spec
     results: list[CaseResult] = []
-    failed_restarts = 0
-    for case in cases:
-        reason = skip_reason(case, supports)
-        if reason is not None:
-            result = CaseResult(case, SKIPPED, reason)
-        elif not session.alive and failed_restarts >= RESTARTS_IN_A_ROW:
-            result = CaseResult(case, FAILED, f"not run: the program could not be restarted "
-                                              f"({RESTARTS_IN_A_ROW} tries in a row failed)",
-                                "start")
-        else:
-            result = _run_one(case, session)
-            failed_restarts = failed_restarts + 1 if result.where == "restart" else 0
-        result = classify(result)
-        results.append(result)
-        on_result(result)
-        if exitfirst and result.bad:
-            break
-        if max_timeouts and result.problem == TIMEOUT and (
-                timeouts_in_a_row(results) >= max_timeouts):
-            break
+    with Pool(workers, abort=_Worker.abort) as pool:
+        for attempt in pool.map(_Worker.attempt, zip(cases, skips, strict=True)):
+            result = classify(attempt)
+            results.append(result)
+            on_result(result)
+            if exitfirst and result.bad:
+                break
+            if max_timeouts and result.problem == TIMEOUT and (
+                    timeouts_in_a_row(results) >= max_timeouts):
+                break
     return results
+
+
+class _Worker:
+    """One session of a run and its count of failed restarts in a row."""
+
+    def __init__(self, session: Session) -> None:
+        self.session = session
+        self.failed_restarts = 0
+
+    def attempt(self, item: tuple[Case, str | None]) -> CaseResult:
+        case, reason = item
+        if reason is not None:
+            return CaseResult(case, SKIPPED, reason)
+        if not self.session.alive and self.failed_restarts >= RESTARTS_IN_A_ROW:
+            return CaseResult(case, FAILED, f"not run: the program could not be restarted "
+                                            f"({RESTARTS_IN_A_ROW} tries in a row failed)",
+                              "start")
+        result = _run_one(case, self.session)
+        self.failed_restarts = self.failed_restarts + 1 if result.where == "restart" else 0
+        return result
+
+    def abort(self) -> None:
+        self.session.abort()
 
 
 def timeouts_in_a_row(results: Sequence[CaseResult]) -> int:
@@ -404,10 +430,11 @@ def timeouts_in_a_row(results: Sequence[CaseResult]) -> int:
 
 def _run_one(case: Case, session: Session) -> CaseResult:
     if not session.alive:
+        again = "restarted" if session.starts else "started"  # another worker's first
         try:
             session.open()
         except ProtocolError as exc:
-            return CaseResult(case, FAILED, f"the program could not be restarted: it "
+            return CaseResult(case, FAILED, f"the program could not be {again}: it "
                                             f"{exc.message}", "restart", stderr=exc.stderr,
                               problem=exc.what)
     return run_case(case, session)

@@ -1,0 +1,240 @@
+"""Work shared among several workers, its results handed back in order; and slices of work for
+several machines.
+
+:class:`Pool` maps a function over work items with N workers (each, say, a
+:class:`~napkit.conform.process.Session` whose program runs in its own process), one thread
+each, and yields the results **in the order of the items**, whatever order they finish in. A
+caller that reads the results one by one and stops at some point (the first failure, a time
+budget) sees exactly what it would see with one worker: the items after that point may have
+been started, but their results are never yielded. With one worker nothing runs in another
+thread: the items are worked in the caller's thread, one after another, as without a pool.
+
+Threads are enough when the work waits on other processes (``select`` and pipe reads release
+the GIL): ``benchmarks/conform_parallel.py`` measures ``napkit conform -j 2`` against ``-j 1``.
+
+:func:`shard` is the K-th of N slices of a sequence of items (every N-th item, from the K-th),
+so that N machines of a CI matrix between them do every item exactly once;
+:func:`parse_shard` and :func:`parse_jobs` read ``--shard K/N`` and ``-j N`` for argparse.
+
+>>> with Pool(["a", "b"]) as pool:
+...     list(pool.map(lambda worker, n: n * n, range(6)))
+[0, 1, 4, 9, 16, 25]
+>>> shard(list(range(10)), 2, 3)
+[1, 4, 7]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import threading
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from types import TracebackType
+from typing import Generic, TypeVar, cast
+
+W = TypeVar("W")
+T = TypeVar("T")
+R = TypeVar("R")
+
+__all__ = ["Pool", "cores", "parse_jobs", "parse_shard", "shard"]
+
+
+class Pool(Generic[W]):
+    """Workers (any objects: sessions, say) that items are shared among, one thread each.
+
+    ``with Pool(workers, abort=...) as pool: for r in pool.map(work, items): ...`` calls
+    ``work(worker, item)`` for every item, each worker in one thread and busy with one item at
+    a time (so a worker needs no lock), and yields the results in the items' order. The
+    workers belong to the caller, who makes them before and ends them after.
+
+    * ``items`` is read lazily, under a lock, one item at a time, never more than ``ahead``
+      items beyond the last result yielded (default: 16 per worker): it may be endless (an
+      ``itertools.count()``), and should be cheap to read (indices, cases); the work goes in
+      ``work``.
+    * An exception raised by ``work`` is raised by the iterator at that item's place, once
+      the results before it have been yielded (as one worker would have raised it).
+    * Leaving the ``with`` block (the caller has what it wants, or an exception) stops the
+      threads: each finishes the item in hand and takes no other; its result is dropped. On an
+      exception (Ctrl-C above all), ``abort(worker)`` is called first for every worker, from
+      the caller's thread: it must make the item in hand end at once (kill the worker's
+      program, say) and be safe to call from another thread.
+
+    Only one ``map`` may run at a time, and a pool's ``map`` runs once.
+    """
+
+    def __init__(self, workers: Sequence[W], *, abort: Callable[[W], None] | None = None,
+                 ahead: int | None = None) -> None:
+        if not workers:
+            raise ValueError("a pool needs at least one worker")
+        self.workers = list(workers)
+        self.abort = abort
+        self.ahead = ahead if ahead is not None else 16 * len(self.workers)
+        if self.ahead < 1:
+            raise ValueError("ahead must be 1 or more")
+        self._threads: list[threading.Thread] = []
+        self._cond = threading.Condition()
+        self._stop = False
+
+    def __enter__(self) -> Pool[W]:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> None:
+        if kind is not None and not issubclass(kind, GeneratorExit):
+            self._abort()
+        self.close()
+
+    def close(self) -> None:
+        """Stop the threads: each ends after the item in hand (its result dropped). A second
+        Ctrl-C while they finish aborts every worker (see :class:`Pool`)."""
+        with self._cond:
+            self._stop = True
+            self._cond.notify_all()
+        try:
+            for thread in self._threads:
+                thread.join()
+        except BaseException:
+            self._abort()
+            raise
+
+    def _abort(self) -> None:
+        if self.abort is not None:
+            for worker in self.workers:
+                self.abort(worker)
+
+    def map(self, work: Callable[[W, T], R], items: Iterable[T]) -> Iterator[R]:
+        """``work(worker, item)`` for each item, yielded in the items' order."""
+        if len(self.workers) == 1:
+            worker = self.workers[0]
+            for item in items:
+                if self._stop:
+                    return
+                yield work(worker, item)
+            return
+        yield from self._threaded(work, iter(items))
+
+    def _threaded(self, work: Callable[[W, T], R], items: Iterator[T]) -> Iterator[R]:
+        state = _State(items)
+        state.running = len(self.workers)
+        for n, worker in enumerate(self.workers):
+            thread = threading.Thread(target=self._run, args=(work, worker, state),
+                                      name=f"napkit-worker-{n + 1}", daemon=True)
+            self._threads.append(thread)
+            thread.start()
+        cond = self._cond
+        index = 0
+        while True:
+            with cond:
+                while index not in state.done and not state.finished(index):
+                    cond.wait(1.0)  # a timeout, so that Ctrl-C is seen however the wait ends
+                if index not in state.done:
+                    return
+                ok, value = state.done.pop(index)
+                index += 1
+                state.yielded = index
+                cond.notify_all()  # room for one more item ahead
+            if not ok:
+                assert isinstance(value, BaseException)
+                raise value
+            yield cast(R, value)
+
+    def _run(self, work: Callable[[W, T], R], worker: W, state: _State[T]) -> None:
+        cond = self._cond
+        try:
+            while True:
+                with cond:
+                    while (not self._stop and not state.exhausted
+                           and state.taken - state.yielded >= self.ahead):
+                        cond.wait()
+                    if self._stop or state.exhausted:
+                        return
+                    index = state.taken
+                    try:
+                        item = next(state.items)
+                    except StopIteration:
+                        state.exhausted = True
+                        return
+                    except BaseException as exc:  # the items themselves failed: raised there
+                        state.exhausted = True
+                        state.done[index] = (False, exc)
+                        state.taken += 1
+                        return
+                    state.taken += 1
+                try:
+                    outcome: tuple[bool, object] = (True, work(worker, item))
+                except BaseException as exc:
+                    outcome = (False, exc)
+                with cond:
+                    state.done[index] = outcome
+                    if index == state.yielded:  # the result the caller waits for
+                        cond.notify_all()
+        finally:
+            with cond:
+                state.running -= 1
+                cond.notify_all()
+
+
+class _State(Generic[T]):
+    """What the threads of one ``map`` share (under the pool's condition)."""
+
+    def __init__(self, items: Iterator[T]) -> None:
+        self.items = items
+        self.taken = 0  # items read so far (the next item's index)
+        self.yielded = 0  # results handed to the caller so far
+        self.exhausted = False
+        self.done: dict[int, tuple[bool, object]] = {}  # index -> (ok, result or exception)
+        self.running = 0  # threads still running (set before any starts)
+
+    def finished(self, index: int) -> bool:
+        """Whether the result of item ``index`` will never come: no item of that index will be
+        read (the items have ended before it), or no thread is left to work it."""
+        return (self.exhausted and index >= self.taken) or self.running == 0
+
+
+# --- slices for several machines ---------------------------------------------------------------
+def shard(items: Sequence[T], index: int, count: int) -> list[T]:
+    """The ``index``-th (from 1) of ``count`` slices of ``items``: every ``count``-th item from
+    the ``index``-th. The slices of 1..count hold every item exactly once, their sizes differ
+    by one at most, and each is a sample of the whole spread evenly along it (sorted cases: the
+    same mix of rulesets and kinds in each)."""
+    if not 1 <= index <= count:
+        raise ValueError(f"a shard is K/N with 1 <= K <= N, not {index}/{count}")
+    return list(items[index - 1::count])
+
+
+def parse_shard(text: str) -> tuple[int, int]:
+    """``K/N`` as (K, N), for argparse: ArgumentTypeError (one line) unless 1 <= K <= N."""
+    k, slash, n = text.strip().partition("/")
+    try:
+        index, count = int(k), int(n)
+    except ValueError:
+        index = count = 0
+    if not slash or not 1 <= index <= count:
+        raise argparse.ArgumentTypeError(
+            f"a shard is K/N, the K-th of N slices with 1 <= K <= N (1/4, 2/4...), not {text!r}")
+    return index, count
+
+
+def cores() -> int:
+    """The cores this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0)) or 1
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+def parse_jobs(text: str) -> int:
+    """``-j N`` for argparse: a whole number from 1, or ``0``/``auto`` for the number of cores
+    (:func:`cores`)."""
+    if text.strip().lower() == "auto":
+        return cores()
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"not a number of jobs: {text!r} (a whole number, or 0 or 'auto' for one per "
+            "core)") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"the number of jobs must be 0 (one per core) or "
+                                         f"more, not {text}")
+    return value or cores()
