@@ -237,6 +237,10 @@ class Campaign:
                 raise StopShrinkingError from None
             if got is None or got.signature != target:
                 return None
+            # Simpler is never longer: a shorter list of choices that plays more steps (a
+            # match where there was a hand) is not kept.
+            if len(candidate.steps) > len(smallest[-1][0].steps):
+                return None
             smallest.append((candidate, got))
             return candidate.drawn
 

@@ -26,8 +26,20 @@ def option_defaults(ruleset: str) -> Mapping[str, str] | None:
     return None if found is None else {n: o.default for n, o in found.options.items()}
 
 
+# The refusals whose cases hand the program a pack the rules refuse (spec/conformance.md 2.5).
+PACK_BREACHES = frozenset({"breach-deal", "breach-deal-first", "breach-reshuffle",
+                           "breach-shuffle-pack"})
+
+
 def skip_reason(case: Case, supports: Mapping[str, Any]) -> str | None:
     """Why the program does not play this case (None: it does)."""
+    chance = supports.get("chance", "harness")
+    if chance == "program":
+        return ("chance events made by the program (supports.chance program): no case can "
+                "hand it a deal; napkit fuzz checks it")
+    if chance == "both" and PACK_BREACHES.intersection(case.tags):
+        return ("a pack the rules refuse is handed over, and the program makes its own "
+                "(supports.chance both)")
     kinds = supports.get("kinds", [])
     if case.kind not in kinds:
         return f"kind {case.kind} not supported"
@@ -54,4 +66,4 @@ def skip_reason(case: Case, supports: Mapping[str, Any]) -> str | None:
     return None
 
 
-__all__ = ["option_defaults", "skip_reason"]
+__all__ = ["PACK_BREACHES", "option_defaults", "skip_reason"]

@@ -1,0 +1,264 @@
+"""napkit fuzz (spec/conformance.md part 4): choice sequences and shrinking, the reference found
+clean, mutants found and reduced to reproducers that ``napkit conform --case`` fails, runs
+replayed by their seed, programs that make their own chance events, and bad input.
+
+The full table of mutants (each found within 20 s) is benchmarks/fuzz_mutants.py's; here a
+sample of them, one per phase of play and match, runs in CI.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from napkit.conform.shrink import Choices, shrink
+
+ROOT = Path(__file__).resolve().parents[1]
+MUTANT = ROOT / "conformance" / "mutants" / "adapter.py"
+DEALS_ITSELF = ROOT / "tests" / "fixtures" / "adapters" / "deals_itself.py"
+DIES = ROOT / "tests" / "fixtures" / "adapters" / "dies_when_restarted.py"
+
+
+def napkit(*args: str, cwd: Path = ROOT, env: dict[str, str] | None = None,
+           timeout: float = 240) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "napkit", *args], capture_output=True,
+                          text=True, cwd=cwd, timeout=timeout, check=False,
+                          env={**os.environ, **(env or {})})
+
+
+def fuzz(tmp_path: Path, *args: str, program: list[str] | None = None,
+         env: dict[str, str] | None = None) -> tuple[subprocess.CompletedProcess[str],
+                                                      dict[str, Any]]:
+    report = tmp_path / "report.json"
+    command = ["fuzz", "-q", "--json", str(report), "-o", str(tmp_path / "case.json"), *args]
+    if program:
+        command += ["--", *program]
+    run = napkit(*command, env=env)
+    assert "Traceback" not in run.stderr, run.stderr
+    data = json.loads(report.read_text()) if report.exists() else {}
+    return run, data
+
+
+# --- choice sequences ------------------------------------------------------------------------
+def test_choices_replay_gives_the_same_draws() -> None:
+    first = Choices(seed=11)
+    drawn = [first.randrange(52), first.random(), first.choice("abcdef"), first.getrandbits(7)]
+    pack = list(range(24))
+    first.shuffle(pack)
+    again = Choices(replay=first.drawn)
+    copy = list(range(24))
+    assert [again.randrange(52), again.random(), again.choice("abcdef"),
+            again.getrandbits(7)] == drawn
+    again.shuffle(copy)
+    assert copy == pack
+    assert again.drawn == first.drawn
+
+
+def test_choices_past_the_end_are_the_first_choice() -> None:
+    rng = Choices(replay=[3])
+    assert rng.randrange(10) == 3
+    assert [rng.randrange(10), rng.choice("xyz"), rng.random()] == [0, "x", 0.0]
+
+
+def test_choices_out_of_range_wrap_round() -> None:
+    assert Choices(replay=[12]).randrange(5) == 2
+
+
+def test_shrink_finds_the_smallest_failing_list() -> None:
+    # A "program" that fails when it draws, among its first five numbers below 100, one of
+    # at least 40 somewhere after a 7: the smallest such list is [7, 40].
+    def fails(candidate: list[int]) -> list[int] | None:
+        rng = Choices(replay=candidate)
+        values = [rng.randrange(100) for _ in range(5)]
+        if 7 in values and any(v >= 40 for v in values[values.index(7) + 1:]):
+            return rng.drawn
+        return None
+
+    start = [3, 99, 7, 12, 88, 5, 61]
+    assert fails(start) is not None
+    result = shrink(start, fails)
+    assert result.choices[:2] == [7, 40]
+    assert not any(result.choices[2:])
+    assert result.stopped == "done"
+
+
+def test_shrink_keeps_to_its_budget() -> None:
+    calls: list[int] = []
+
+    def fails(candidate: list[int]) -> list[int] | None:
+        calls.append(1)
+        return candidate if sum(candidate) >= 1000 else None
+
+    result = shrink([500] * 50, fails, max_tries=25)
+    assert len(calls) == 25
+    assert result.stopped == "tries"
+    assert sum(result.choices) >= 1000
+
+
+# --- the reference -----------------------------------------------------------------------------
+def test_the_reference_adapter_is_found_clean(tmp_path: Path) -> None:
+    run, report = fuzz(tmp_path, "--hands", "120", "--seed", "5")
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert report["disagreement"] is None
+    assert report["episodes"] == 120 and report["hands"] >= 120
+    reached = report["reached"]
+    assert any(k.endswith(" made") for k in reached) and any(
+        k.endswith(" defeated") for k in reached), reached
+    assert report["breaches"], "no illegal action was tried"
+    assert set(report["kinds"]) == {"legal", "illegal", "outcome", "match"}
+    assert not (tmp_path / "case.json").exists()
+
+
+def test_a_seed_replays_a_run_exactly(tmp_path: Path) -> None:
+    reports = []
+    for folder, seed in (("a", "77"), ("b", "77"), ("c", "78")):
+        (tmp_path / folder).mkdir()
+        _, report = fuzz(tmp_path / folder, "--hands", "30", "--seed", seed)
+        report.pop("seconds")
+        reports.append(report)
+    first, second, other = reports
+    assert first == second
+    assert (other["steps"], other["reached"]) != (first["steps"], first["reached"])
+
+
+def test_shards_split_the_episodes(tmp_path: Path) -> None:
+    (tmp_path / "all").mkdir()
+    (tmp_path / "one").mkdir()
+    _, whole = fuzz(tmp_path / "all", "--hands", "20", "--seed", "3")
+    _, half = fuzz(tmp_path / "one", "--hands", "10", "--seed", "3", "--shard", "2/2")
+    assert half["episodes"] == 10
+    assert half["steps"] < whole["steps"]
+
+
+# --- mutants -----------------------------------------------------------------------------------
+# One mutant of each phase of play and of the match, found within 20 s and shrunk, and its
+# reproducer failed by the mutant and passed by the reference under napkit conform --case.
+SAMPLE = [("revoke-allowed", "classic"), ("auction-opens-with-dealer", "pagat"),
+          ("purchase-cost-per-card", "pagat-purchase"), ("void-suit-named", "peep"),
+          ("dealer-passes-right", "classic"), ("pool-not-won", "pagat-floater"),
+          ("trumps-named-before-exchange", "pagat-floater")]
+
+
+@pytest.mark.parametrize(("name", "ruleset"), SAMPLE)
+def test_a_mutant_is_found_and_its_reproducer_fails(tmp_path: Path, name: str,
+                                                     ruleset: str) -> None:
+    program = [sys.executable, str(MUTANT), name]
+    run, report = fuzz(tmp_path, "--seconds", "20", "--seed", "1", "--ruleset", ruleset,
+                       "--shrink-seconds", "10", program=program)
+    assert run.returncode == 1, run.stdout + run.stderr
+    found = report["disagreement"]
+    assert found is not None and found["seconds_to_find"] < 20
+    assert found["steps"] <= found["steps_before_shrinking"]
+    case = tmp_path / "case.json"
+    assert json.loads(case.read_text())["tags"][:2] == ["generated", "fuzz"]
+    # The readable reproducer: the deal as cards per seat, the rule and its text.
+    assert "The deal" in run.stdout or "The steps" in run.stdout
+    assert f"reproducer: {case}" in run.stdout
+    rerun = napkit("conform", "--case", str(case), "-q", "--", *program)
+    assert rerun.returncode == 1 and "FAILED" in rerun.stdout, rerun.stdout + rerun.stderr
+    clean = napkit("conform", "--case", str(case), "-q")
+    assert clean.returncode == 0, clean.stdout + clean.stderr
+
+
+def test_a_found_revoke_is_reported_with_its_rule_and_cards(tmp_path: Path) -> None:
+    program = [sys.executable, str(MUTANT), "revoke-allowed"]
+    run, report = fuzz(tmp_path, "--seconds", "20", "--seed", "3", "--ruleset", "classic",
+                       program=program)
+    assert run.returncode == 1
+    assert "NAP-8.1.1 Following suit" in run.stdout
+    assert "not legal but listed" in report["disagreement"]["message"]
+    case = report["disagreement"]["case"]
+    assert case["kind"] == "legal" and "NAP-8.1.1" in case["rules"]
+    assert case["steps"][-1]["legal"], "the step that differs carries its legal list"
+    # The deal is shown as cards per seat: "seat N  S: ..." lines.
+    assert any(line.strip().startswith("seat ") and ":" in line
+               for line in run.stdout.splitlines())
+
+
+# --- programs that make their own chance events ------------------------------------------------
+def test_a_program_that_deals_for_itself_is_fuzzed_to_the_end(tmp_path: Path) -> None:
+    run, report = fuzz(tmp_path, "--hands", "60", "--seed", "4",
+                       program=[sys.executable, str(DEALS_ITSELF), "9"])
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert report["disagreement"] is None and report["episodes"] == 60
+    # It is never handed a pack to refuse: no chance tries.
+    assert not {"deal", "deal-first", "reshuffle", "shuffle-pack"} & set(report["breaches"])
+
+
+def test_a_planted_bug_in_a_program_that_deals_for_itself_is_reported(tmp_path: Path) -> None:
+    run, report = fuzz(tmp_path, "--hands", "200", "--seed", "4",
+                       program=[sys.executable, str(DEALS_ITSELF), "9", "--bug",
+                                "highest-card-wins"])
+    assert run.returncode == 1, run.stdout + run.stderr
+    found = report["disagreement"]
+    assert found is not None
+    assert "not shrunk: the program makes its own chance events" in run.stdout
+
+
+def test_an_impossible_deal_is_named_with_its_rule(tmp_path: Path) -> None:
+    run, report = fuzz(tmp_path, "--hands", "50", "--seed", "4",
+                       program=[sys.executable, str(DEALS_ITSELF), "9", "--bad-deal"])
+    assert run.returncode == 1
+    message = report["disagreement"]["message"]
+    assert message.startswith("made a chance event the rules refuse")
+    assert "NAP-2.2.1" in message and "twice" in message
+
+
+def test_conform_skips_every_case_of_a_program_that_deals_for_itself(tmp_path: Path) -> None:
+    run = napkit("conform", "--ruleset", "classic", "--kind", "outcome", "--json",
+                 str(tmp_path / "r.json"), "-q", "--", sys.executable, str(DEALS_ITSELF))
+    report = json.loads((tmp_path / "r.json").read_text())
+    statuses = {c["status"] for c in report["cases"]}
+    assert statuses == {"skipped"}, run.stdout
+
+
+def test_program_deals_needs_the_declaration(tmp_path: Path) -> None:
+    run, _ = fuzz(tmp_path, "--hands", "5", "--program-deals")
+    assert run.returncode == 2
+    assert "does not declare that it makes chance events" in run.stderr
+
+
+# --- bad input ---------------------------------------------------------------------------------
+def test_a_program_that_dies_while_shrinking_keeps_what_was_found(tmp_path: Path) -> None:
+    state = tmp_path / "started"
+    run, report = fuzz(tmp_path, "--seconds", "20", "--seed", "3", "--ruleset", "classic",
+                       program=[sys.executable, str(DIES), "revoke-allowed"],
+                       env={"NAPKIT_TEST_STATE": str(state)})
+    assert run.returncode == 1, run.stdout + run.stderr
+    assert "shrinking stopped: the program could not be started again" in run.stdout
+    assert report["disagreement"]["reproducer"] == str(tmp_path / "case.json")
+    assert (tmp_path / "case.json").exists()
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--shard", "3/2"], "a shard is K/N with 1 <= K <= N"),
+    (["--option", "pack"], "write NAME=CHOICE"),
+    (["--players", "11"], "a table has 2 to 10 players"),
+    (["--ruleset", "nonesuch"], "does not declare ruleset 'nonesuch'"),
+    (["--seconds", "0"], "must be above 0"),
+])
+def test_bad_arguments_are_one_line(tmp_path: Path, args: list[str], message: str) -> None:
+    run, _ = fuzz(tmp_path, *args)
+    assert run.returncode == 2
+    assert message in run.stderr
+    assert len(run.stderr.strip().splitlines()) <= 3  # argparse's usage line, then the message
+
+
+def test_a_malformed_ruleset_file_is_one_line(tmp_path: Path) -> None:
+    bad = tmp_path / "house.json"
+    bad.write_text('{"id": "house", "extends": "classic",', encoding="utf-8")
+    run, _ = fuzz(tmp_path, "--ruleset-file", str(bad), "--hands", "5")
+    assert run.returncode in (1, 2)
+    lines = run.stderr.strip().splitlines()
+    assert len(lines) == 1 and "house.json" in lines[0], run.stderr
+
+
+def test_a_program_that_cannot_start_is_one_line(tmp_path: Path) -> None:
+    run, _ = fuzz(tmp_path, "--hands", "5", program=[str(tmp_path / "no-such-program")])
+    assert run.returncode == 1
+    assert "cannot start" in run.stderr and "Traceback" not in run.stderr
