@@ -424,15 +424,18 @@ class Session:
         """Send one request; its response, checked (ProtocolError if it breaks the protocol)."""
         return self.call_many([{"type": kind, **fields}])[0]
 
-    def call_many(self, requests: Sequence[JSONObject]) -> list[JSONObject]:
+    def call_many(self, requests: Sequence[JSONObject],
+                  first_id: int | None = None) -> list[JSONObject]:
         """Send requests (each a type and its fields) in one batch; their responses, each
         checked. ProtocolError at the first that breaks the protocol, with the index of that
-        request and the good responses before it."""
+        request and the good responses before it. The requests are numbered from
+        ``first_id`` (default: the session's next id; a caller that gives it keeps a process's
+        ids increasing)."""
         channel = self.channel
         if channel is None:
             raise ProtocolError("exited", "is not running")
-        first = self.next_id
-        self.next_id += len(requests)
+        first = self.next_id if first_id is None else first_id
+        self.next_id = first + len(requests)
         numbered = [{"id": first + i, **r} for i, r in enumerate(requests)]
         answers, error = channel.exchange(numbered, self.timeout)
         checked: list[JSONObject] = []

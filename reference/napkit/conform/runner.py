@@ -76,9 +76,10 @@ class DisagreementError(Exception):
 
 
 # --- one case ---------------------------------------------------------------------------------
-def run_case(case: Case, session: Session) -> CaseResult:
+def run_case(case: Case, session: Session, first_id: int | None = None) -> CaseResult:
     """Run ``case`` on a session whose program is running. A program that breaks the protocol
-    is killed (the caller starts it again); nothing is raised.
+    is killed (the caller starts it again); nothing is raised. ``first_id`` is the id of the
+    case's first request (default: the session's next).
 
     The case's requests go to the program in one batch and its answers are then judged in
     order: the first that disagrees with the case fails it, just as if each request had waited
@@ -87,7 +88,7 @@ def run_case(case: Case, session: Session) -> CaseResult:
     plan = _plan(case)
     error: ProtocolError | None = None
     try:
-        answers = session.call_many([request for _, request, _ in plan])
+        answers = session.call_many([request for _, request, _ in plan], first_id)
     except ProtocolError as exc:
         answers, error = exc.partial, exc
         session.kill()
@@ -108,6 +109,14 @@ def run_case(case: Case, session: Session) -> CaseResult:
                           where, stderr=error.stderr, duration=time.perf_counter() - began,
                           problem=error.what)
     return CaseResult(case, PASSED, note=note, duration=time.perf_counter() - began)
+
+
+def plan_size(case: Case) -> int:
+    """How many requests ``case`` makes (the length of its plan), counted without making it."""
+    size = 1 + len(case.steps)  # the start, and an apply for each step
+    if case.kind == "legal":
+        size += sum("legal" in step for step in case.steps)
+    return size + (case.kind in ("illegal", "outcome", "match"))
 
 
 # A step of a case's plan: where in the case, the request (its type and fields), and the check
@@ -377,10 +386,9 @@ def run_suite(cases: Sequence[Case], session: Session | Sequence[Session],
     only."""
     sessions = [session] if isinstance(session, Session) else list(session)
     workers = [_Worker(s) for s in sessions]
-    skips = [skip_reason(case, supports) for case in cases]  # in this thread, which loads the spec
     results: list[CaseResult] = []
     with Pool(workers, abort=_Worker.abort) as pool:
-        for attempt in pool.map(_Worker.attempt, zip(cases, skips, strict=True)):
+        for attempt in pool.map(_Worker.attempt, _items(cases, supports)):
             result = classify(attempt)
             results.append(result)
             on_result(result)
@@ -392,6 +400,22 @@ def run_suite(cases: Sequence[Case], session: Session | Sequence[Session],
     return results
 
 
+def _items(cases: Sequence[Case], supports: Mapping[str, Any]) -> list[tuple[
+        Case, str | None, int]]:
+    """Each case, why it is skipped (None: it runs) and the id of its first request: its place
+    among the requests of the whole run (after the handshake's 0). A request's id does not
+    depend on which process it goes to, nor on the restarts before it, so a report that names
+    one is the same with any number of workers."""
+    items = []
+    first_id = 1
+    for case in cases:  # in this thread, which loads the spec for skip_reason
+        reason = skip_reason(case, supports)
+        items.append((case, reason, first_id))
+        if reason is None:
+            first_id += plan_size(case)
+    return items
+
+
 class _Worker:
     """One session of a run and its count of failed restarts in a row."""
 
@@ -399,15 +423,15 @@ class _Worker:
         self.session = session
         self.failed_restarts = 0
 
-    def attempt(self, item: tuple[Case, str | None]) -> CaseResult:
-        case, reason = item
+    def attempt(self, item: tuple[Case, str | None, int]) -> CaseResult:
+        case, reason, first_id = item
         if reason is not None:
             return CaseResult(case, SKIPPED, reason)
         if not self.session.alive and self.failed_restarts >= RESTARTS_IN_A_ROW:
             return CaseResult(case, FAILED, f"not run: the program could not be restarted "
                                             f"({RESTARTS_IN_A_ROW} tries in a row failed)",
                               "start")
-        result = _run_one(case, self.session)
+        result = _run_one(case, self.session, first_id)
         self.failed_restarts = self.failed_restarts + 1 if result.where == "restart" else 0
         return result
 
@@ -428,7 +452,7 @@ def timeouts_in_a_row(results: Sequence[CaseResult]) -> int:
     return row
 
 
-def _run_one(case: Case, session: Session) -> CaseResult:
+def _run_one(case: Case, session: Session, first_id: int | None = None) -> CaseResult:
     if not session.alive:
         again = "restarted" if session.starts else "started"  # another worker's first
         try:
@@ -437,7 +461,7 @@ def _run_one(case: Case, session: Session) -> CaseResult:
             return CaseResult(case, FAILED, f"the program could not be {again}: it "
                                             f"{exc.message}", "restart", stderr=exc.stderr,
                               problem=exc.what)
-    return run_case(case, session)
+    return run_case(case, session, first_id)
 
 
 def with_status(result: CaseResult, status: str, reason: str) -> CaseResult:
@@ -445,5 +469,5 @@ def with_status(result: CaseResult, status: str, reason: str) -> CaseResult:
 
 
 __all__ = ["FAILED", "PASSED", "RULE_NOT_NAMED", "SKIPPED", "STATUSES", "TIMEOUT", "XFAIL",
-           "XPASS", "CaseResult", "DisagreementError", "action_key", "run_case", "run_suite",
-           "timeouts_in_a_row", "with_status"]
+           "XPASS", "CaseResult", "DisagreementError", "action_key", "plan_size", "run_case",
+           "run_suite", "timeouts_in_a_row", "with_status"]
