@@ -7,13 +7,14 @@ part 4): positions of every ruleset with their counts at several depths.
 
 For each ruleset, :data:`GAMES` lists the games played: option choices that change what is
 legal (the bids, the auction, the pack, the exchange, naming, the purchase) and several table
-sizes. Each game's hand is dealt from the ruleset's own seeded random source and played by a
-simple seeded player (:func:`choose`: random among the legal actions, bidding more often than
-passing so that most hands reach the play); the positions are taken where each phase begins
-(the auction after the deal, a purchase, an exchange, a discard, naming, the first lead, the
-second trick; for the first game of each ruleset the fourth trick, from where the walk meets
-the end of the hand), and for each ruleset a match is played to its first decision and to the
-fourth trick of its first hand, from where the walk meets chance's next shuffle or cut.
+sizes. Each game's hands are dealt from the ruleset's own seeded random source and played by
+a simple seeded player (:func:`choose`: random among the legal actions, bidding more often
+than passing so that most hands reach the play); the positions are taken where each phase
+begins (the first decision after the deal, an exchange, a discard, naming, the first lead, the
+second trick; the last decision of a purchase; for the first game of each ruleset the fourth
+trick, from where the walk meets the end of the hand), from as many hands as it takes to meet
+each (:func:`hand_positions`). For each ruleset a match is played to its first decision and to
+the fourth trick of its first hand, from where the walk meets chance's next shuffle or cut.
 
 Each position's counts are the reference engine's (:func:`napkit.conform.perft.perft`), from
 depth 1 up: a count of more than :data:`FAST` is marked ``slow`` (checked by
@@ -39,7 +40,7 @@ from typing import Any
 from napkit.conform.perft import PERFT_FORMAT, Count, Position, describe, perft, read_published
 from napkit.engine.actions import PASS, Action, Bid, Buy, Peek
 from napkit.engine.game import Game
-from napkit.engine.hand import HandState
+from napkit.engine.hand import HandState, phases
 from napkit.engine.match import MatchState, new_match
 from napkit.engine.state import CHANCE, DISCARD, EXCHANGE, NAMING, PLAY, PURCHASE
 from napkit.formats.values import action_to_json
@@ -50,6 +51,7 @@ HERE = Path(__file__).resolve().parent / "perft"
 FAST = 5_000  # the largest count the test suite checks (the others are marked slow)
 SLOW = 100_000  # the largest count published
 MAX_DEPTH = 12  # the deepest count published
+HANDS_TRIED = 40  # the hands played for a game's positions, at most
 
 JSONObject = dict[str, Any]
 State = HandState | MatchState
@@ -73,8 +75,8 @@ GAMES: dict[str, list[tuple[str, dict[str, str], int]]] = {
     "pagat": [("default", {}, 4), ("two-mis-blucher", {"two": "on", "mis": "on",
                                                        "blucher": "on"}, 3),
               ("reduced", {"pack": "reduced"}, 5), ("default", {}, 7)],
-    "pagat-purchase": [("default", {}, 3), ("reshuffle", {"short-stock": "reshuffle-discards"}, 5),
-                       ("reduced-mis", {"pack": "reduced", "mis": "on"}, 4)],
+    "pagat-purchase": [("default", {}, 3), ("reshuffle", {"short-stock": "reshuffle-discards"}, 9),
+                       ("reduced-mis", {"pack": "reduced", "mis": "on"}, 4), ("default", {}, 10)],
     "pagat-floater": [("default", {}, 4), ("after-nap", {"floater-prerequisites": "after-nap"}, 3),
                       ("packets-2-3", {"packets": "2-3"}, 5)],
     "pagat-aylesbury": [("default", {}, 4),
@@ -98,8 +100,9 @@ MATCHES: dict[str, list[tuple[str, dict[str, str], int, int | None]]] = {
 MATCHES["peep"].append(("may-sit-out", {"sit-out": "may-sit-out"}, 4, 2))
 
 # Where a hand's phases begin, by name: the positions taken from each hand.
-PHASE_POSITIONS = {PURCHASE: "purchase", EXCHANGE: "exchange", DISCARD: "discard",
-                   NAMING: "naming"}
+# (A purchase is a hand's first phase after the deal: its first decision is the "deal"
+# position, and its last one "purchase-last".)
+PHASE_POSITIONS = {EXCHANGE: "exchange", DISCARD: "discard", NAMING: "naming"}
 
 
 def seed_of(ruleset: str) -> int:
@@ -110,15 +113,17 @@ def seed_of(ruleset: str) -> int:
 # --- playing ------------------------------------------------------------------------------------
 def choose(state: State, rng: random.Random) -> Action:
     """The generator's player: at random among the legal actions, but in the auction a bid
-    three times in four (a paid look now and then), so that most hands reach the play, and
-    buying no cards half the time in a purchase (buying is 31 choices in 32)."""
+    two times in three (a paid look now and then), so that most hands reach the play, and half
+    of those the lowest bid allowed, so that low contracts (and those taking the widow, which
+    rank below the same bid without it) are played too; buying no cards half the time in a
+    purchase (buying is 31 choices in 32)."""
     legal = state.legal_actions()
     bids = [a for a in legal if isinstance(a, Bid)]
     if bids or PASS in legal:
         if any(isinstance(a, Peek) for a in legal) and rng.random() < 0.1:
             return next(a for a in legal if isinstance(a, Peek))
-        if bids and rng.random() < 0.75:
-            return rng.choice(bids)
+        if bids and rng.random() < 2 / 3:
+            return bids[0] if rng.random() < 0.5 else rng.choice(bids)
         return PASS if PASS in legal else rng.choice(legal)
     if any(isinstance(a, Buy) for a in legal) and Buy(0) in legal and rng.random() < 0.5:
         return Buy(0)
@@ -146,40 +151,60 @@ def _hand_of(state: State) -> HandState | None:
 
 def hand_positions(game: Game, rng: random.Random, last_trick: bool
                    ) -> list[tuple[str, State, list[JSONObject], JSONObject]]:
-    """The positions of one hand of ``game``: (kind, state, steps, start request). The hand
-    is dealt again (the draws go on) until it is not thrown in."""
-    for _ in range(50):
+    """The positions of ``game``'s hands: (kind, state, steps, start request), each kind once.
+    Hands are dealt (the draws going on) until every kind wanted has been met or
+    :data:`HANDS_TRIED` hands have been played: the first decision after the first deal; the
+    first lead and the second trick, from the first hand that is not thrown in; the beginning of
+    each later phase of the ruleset (an exchange, a discard, naming), from the first hand that
+    has it; the last decision of a purchase, where the stock may run short; and with
+    ``last_trick``, the fourth trick."""
+    wanted = {"deal", "lead", "trick-2", *(["trick-4"] if last_trick else [])}
+    present = set(phases(game.rules))
+    wanted |= {kind for phase, kind in PHASE_POSITIONS.items()
+               if phase in present or (phase == DISCARD and EXCHANGE in present)}
+    if PURCHASE in present:
+        wanted.add("purchase-last")
+    found: list[tuple[str, State, list[JSONObject], JSONObject]] = []
+    seen: set[str] = set()
+    for _ in range(HANDS_TRIED):
         dealer = rng.randrange(game.players)
         start: JSONObject = {"type": "start-hand", "ruleset": game.id,
                              "options": dict(game.options), "players": game.players,
                              "dealer": dealer, "seats": list(range(game.players)), "pool": 0,
                              "funds": None, "stakes": 1}
-        found: list[tuple[str, State, list[JSONObject], JSONObject]] = []
-        seen: set[str] = set()
+        mine: dict[str, tuple[str, State, list[JSONObject], JSONObject]] = {}
         steps: list[JSONObject] = []
         for state, prefix in play(game.new_hand(dealer), rng, steps):
             hand = _hand_of(state)
             assert hand is not None
-            kind = _kind(hand, seen, last_trick, first=not found)
-            if kind is not None:
+            kind = "deal" if not prefix[1:] else _kind(hand, last_trick)
+            if kind is not None and kind not in mine:
+                mine[kind] = (kind, state, prefix, start)
+            if hand.phase == PURCHASE:
+                mine["purchase-last"] = ("purchase-last", state, prefix, start)
+        last = mine.get("purchase-last")
+        if last is not None and last[2] == mine["deal"][2]:
+            del mine["purchase-last"]  # the first decision was the only purchase
+        for kind, entry in mine.items():
+            if kind in wanted and kind not in seen and (
+                    kind not in ("trick-2", "trick-4") or "lead" in mine):
                 seen.add(kind)
-                found.append((kind, state, prefix, start))
-        if "lead" in seen:
-            return found
-    raise SystemExit(f"{game.id}: every hand was thrown in")
+                found.append(entry)
+        if seen >= wanted:
+            break
+    if "lead" not in seen:
+        raise SystemExit(f"{game.id}: every hand was thrown in")
+    order = [*KIND_WORDS]
+    return sorted(found, key=lambda entry: order.index(entry[0]))
 
 
-def _kind(hand: HandState, seen: set[str], last_trick: bool, first: bool) -> str | None:
-    """The kind of position ``hand`` is, if it is one to publish and the first of its kind."""
-    if first:
-        kind: str | None = "deal"
-    elif hand.phase == PLAY and not hand.trick:
-        kind = {0: "lead", 1: "trick-2"}.get(len(hand.tricks))
+def _kind(hand: HandState, last_trick: bool) -> str | None:
+    """The kind of position ``hand`` is, if it is one to publish."""
+    if hand.phase == PLAY and not hand.trick:
         if len(hand.tricks) == 3 and last_trick:
-            kind = "trick-4"
-    else:
-        kind = PHASE_POSITIONS.get(hand.phase)
-    return None if kind in seen else kind
+            return "trick-4"
+        return {0: "lead", 1: "trick-2"}.get(len(hand.tricks))
+    return PHASE_POSITIONS.get(hand.phase)
 
 
 def match_positions(game: Game, hands: int | None, rng: random.Random
@@ -234,7 +259,7 @@ def _options_words(ruleset_id: str, changed: Mapping[str, str]) -> str:
 
 KIND_WORDS = {
     "deal": "the first decision after the deal",
-    "purchase": "the first purchase",
+    "purchase-last": "the last purchase of the hand, where the stock may be short",
     "exchange": "the declarer's exchange",
     "discard": "the declarer's discard",
     "naming": "the naming of trumps",

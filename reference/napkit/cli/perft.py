@@ -23,7 +23,7 @@ from napkit.cli.common import EXIT_PROBLEMS, Parser, print_lines
 from napkit.errors import UsageError
 
 if TYPE_CHECKING:
-    from napkit.conform.perft import Position, State
+    from napkit.conform.perft import Count, Position, State
 
 # The counting and the reading of positions (napkit.conform.perft, the engine, the schemas) are
 # imported when the command runs, not when napkit's parser is built: 'napkit --help' stays fast.
@@ -160,11 +160,22 @@ def _list(arguments: Sequence[str]) -> int:
     width = max((len(p.id) for p in positions), default=0)
     lines = []
     for position in positions:
-        depths = ", ".join(f"{c.depth}{'*' if c.slow else ''}" for c in position.counts)
-        lines.append(f"{position.id:<{width}}  depths {depths}")
-    lines.append(f"{len(positions)} positions (* a slow count, checked with --slow)")
+        fast = [c for c in position.counts if not c.slow]
+        slow = [c for c in position.counts if c.slow]
+        text = f"depths {_span(fast)}" if fast else "no fast depth"
+        if fast:
+            text += f" (to {fast[-1].count:,})"
+        if slow:
+            text += f"; slow {_span(slow)} (to {slow[-1].count:,})"
+        lines.append(f"{position.id:<{width}}  {text}")
+    lines.append(f"{len(positions)} positions (a slow count is checked with --slow)")
     print_lines(lines)
     return 0
+
+
+def _span(counts: Sequence[Count]) -> str:
+    first, last = counts[0].depth, counts[-1].depth
+    return f"{first}" if first == last else f"{first}-{last}"
 
 
 def _one(position: Position, depth: int, divide_first: bool, as_json: bool) -> int:
