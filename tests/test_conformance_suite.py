@@ -18,6 +18,7 @@ from __future__ import annotations
 import copy
 import importlib.util
 import json
+import random
 import subprocess
 import sys
 import tempfile
@@ -34,6 +35,7 @@ from napkit.conform.process import Session, in_process_opener
 from napkit.conform.runner import PASSED, run_case
 from napkit.conform.suite import Case, load_suite
 from napkit.engine.game import Game
+from napkit.engine.hand import HandState
 from napkit.spec.catalog import default_spec
 from napkit.spec.schemas import schema_problems
 
@@ -305,16 +307,13 @@ def test_the_generator_checks_the_rule_it_meant_to_break() -> None:
     # A breach whose action the engine refuses for another rule (or accepts) stops the
     # generator: here a "revoke" is tried with a card the player does not hold.
     gen = generator()
-    from napkit.engine.actions import Play
-
     real = gen.BREACH_BY_NAME["revoke"]
     ruleset = default_spec().rulesets["classic"]
 
-    def not_held(state: object, rng: object) -> list[tuple[int, Play]]:
-        from napkit.conform.breaches import _not_held
+    from napkit.conform.breaches import Candidates, _not_held
 
-        found = _not_held(state, rng)
-        return list(found)
+    def not_held(state: HandState, rng: random.Random) -> Candidates:
+        return list(_not_held(state, rng))
 
     fake = gen.Breach("revoke", not_held)
     assert fake.rule == real.rule
