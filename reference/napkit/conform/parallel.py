@@ -236,5 +236,5 @@ def parse_jobs(text: str) -> int:
             "core)") from None
     if value < 0:
         raise argparse.ArgumentTypeError(f"the number of jobs must be 0 (one per core) or "
-                                         f"more, not {text}")
+                                         f"more, not {text!r}")
     return value or cores()
