@@ -1,5 +1,5 @@
 """Write the published perft files, ``conformance/perft/RULESET.json`` (spec/conformance.md,
-part 4): positions of every ruleset with their counts at several depths.
+part 5): positions of every ruleset with their counts at several depths.
 
     python conformance/generate_perft.py                     # (re)write every file
     python conformance/generate_perft.py --ruleset classic   # one ruleset's file
@@ -307,7 +307,7 @@ def ruleset_file(ruleset_id: str) -> JSONObject:
     return {"format": PERFT_FORMAT, "ruleset": ruleset_id,
             "description": (f"Perft positions of {ruleset_id} with the number of legal action "
                             "sequences from each to several depths (spec/conformance.md part "
-                            "4). A count marked slow is too long for a test suite."),
+                            "5). A count marked slow is too long for a test suite."),
             "generated": {"by": COMMAND, "seed": seed},
             "positions": [p.to_json() for p in found]}
 

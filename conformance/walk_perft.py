@@ -1,6 +1,6 @@
 """An independent perft count: the published positions walked by brute force through a program
 that speaks the adapter protocol (napkit-adapter/1), and the counts compared with the published
-ones (spec/conformance.md part 4).
+ones (spec/conformance.md part 5).
 
     python conformance/walk_perft.py --ruleset classic -- \
         node conformance/adapters/js-classic/adapter.js

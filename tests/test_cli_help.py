@@ -13,7 +13,7 @@ from napkit.cli import main
 
 COMMANDS = [["rules"], ["rules", "list"], ["rules", "show"], ["rules", "rule"],
             ["rules", "compare"], ["rules", "decisions"], ["rules", "check"], ["play"],
-            ["record"], ["validate"], ["conform"], ["adapter"], []]
+            ["record"], ["validate"], ["perft"], ["conform"], ["adapter"], []]
 
 
 def help_text(command: list[str], capsys: pytest.CaptureFixture[str]) -> str:

@@ -1,4 +1,4 @@
-"""Perft (spec/conformance.md part 4): the counts, the published files, the generator, the
+"""Perft (spec/conformance.md part 5): the counts, the published files, the generator, the
 command.
 
 * Every count the published files mark fast agrees with napkit's :func:`perft` (the whole
@@ -124,7 +124,7 @@ def test_regenerating_gives_byte_identical_files(ruleset: str, tmp_path: Path) -
 
 # --- the definition -----------------------------------------------------------------------------
 def plain_perft(state: State, depth: int) -> int:
-    """The count as spec/conformance.md 4.1 words it, without bulk counting: every action is
+    """The count as spec/conformance.md 5.1 words it, without bulk counting: every action is
     played, the last level's too, and a node is a leaf at depth 0, at chance, or when over."""
     if depth == 0 or state.is_over() or state.is_chance():
         return 1
@@ -375,3 +375,35 @@ def test_list_shows_the_published_positions(capsys: pytest.CaptureFixture[str]) 
     lines = out.splitlines()
     assert [line.split()[0] for line in lines[:-1]] == [p.id for p in found]
     assert lines[-1].startswith(f"{len(found)} positions")
+
+
+def test_after_follows_a_divide_down(capsys: pytest.CaptureFixture[str]) -> None:
+    position = published(["classic/default-3p-lead"])[0]
+    state = position.state()
+    first, count = divide(state, 4)[1]
+    second = divide(state.apply(first), 3)[0][0]
+    status, out, err = run([position.id, "--depth", "3", "--divide", "--after",
+                            action_text(first), "--json"], capsys)
+    assert status == 0, err
+    doc = json.loads(out)
+    assert doc["count"] == count and doc["published"] is None  # no longer the published one
+    assert doc["position"] == f"{position.id} after {action_text(first)}"
+    status, out, _ = run([position.id, "--depth", "2", "--after", action_text(first),
+                          "--after", action_text(second)], capsys)
+    assert status == 0
+    assert f"perft 2: {perft(state.apply(first).apply(second), 2):,};" in out
+    line = error_line([position.id, "--depth", "2", "--after", "bid nap"], capsys, 2)
+    assert "--after 'bid nap': seat" in line and "NAP-" in line
+    assert "cannot read 'nine'" in error_line([position.id, "--depth", "2", "--after", "nine"],
+                                              capsys, 2)
+
+
+def test_a_count_that_meets_a_refused_action_stops_on_one_line(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    # A mutant whose auction lists a bid with the floating card that it then refuses (an
+    # engine at odds with itself, as a program's generator and its checks may be).
+    with REGISTRY["equal-bid-allowed"].applied():
+        line = error_line(["pub-floater/seen-only-6p-deal", "--depth", "4"], capsys, 1)
+    assert "pub-floater.json: $.positions[" in line
+    assert "the count stopped: an action listed as legal below this position is refused: " \
+           "NAP-5.2.4" in line

@@ -43,7 +43,7 @@ def suite_dir() -> Path:
 
 
 def perft_dir() -> Path:
-    """The published perft files (``RULESET.json``, spec/conformance.md part 4):
+    """The published perft files (``RULESET.json``, spec/conformance.md part 5):
     ``$NAPKIT_PERFT``, else the ones napkit ships with (inside the installed package, or
     ``<repo>/conformance/perft`` in a checkout)."""
     env = os.environ.get("NAPKIT_PERFT")

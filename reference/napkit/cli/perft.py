@@ -1,5 +1,5 @@
 """``napkit perft POSITION... [--depth N] [--divide]``: count the sequences of legal actions from
-a position to a depth, as chess programs check a move generator (spec/conformance.md part 4).
+a position to a depth, as chess programs check a move generator (spec/conformance.md part 5).
 
 The body is :func:`run`; the counting and the reading of positions are
 :mod:`napkit.conform.perft`. A POSITION is a file (a position of its own, a conformance case, or
@@ -12,15 +12,16 @@ otherwise it checks every count the positions publish (``--slow`` adds those mar
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from napkit.cli.common import EXIT_PROBLEMS, Parser, print_lines
-from napkit.errors import UsageError
+from napkit.errors import RuleError, UsageError
 
 if TYPE_CHECKING:
     from napkit.conform.perft import Count, Position, State
@@ -31,7 +32,7 @@ if TYPE_CHECKING:
 DESCRIPTION = """\
 Count the sequences of legal actions from a position to a depth: Nap's perft, with which a
 program's author checks their own move generator against published counts, in their own test
-suite and at native speed (spec/conformance.md part 4).
+suite and at native speed (spec/conformance.md part 5).
 
 A position is a game and the steps played in it: a start request (start-hand or start-match)
 and steps {"seat", "action"}, chance's included, as a conformance case gives them. The count
@@ -43,16 +44,20 @@ legal actions.
 POSITION is a file (one position as {"start", "steps"}, a conformance case, or a published
 file of many) or the id of a published position (conformance/perft/RULESET.json): an id, a
 glob ('classic/*') or a ruleset id for all of its positions. With --depth and one position the
-count is printed, with --divide the count under each first action too; otherwise every count
-the positions publish is checked (those marked slow with --slow). A published count that
-differs is reported and the exit status is 1.
+count is printed, with --divide the count under each first action too, and --after ACTION
+goes on from the position after that action (follow the first action whose count differs
+from your program's, one level at a time). Otherwise every count the positions publish is
+checked (those marked slow with --slow). A published count that differs is reported and the
+exit status is 1.
 """
 
 EPILOG = """\
 examples:
   napkit perft classic/default-3p-deal --depth 4 --divide
+  napkit perft classic/default-3p-deal --depth 3 --divide --after pass
   napkit perft classic
-  napkit perft 'pagat*/*-lead' --slow
+  napkit perft 'pagat*/*-lead'
+  napkit perft peep/default-4p-deal --slow
   napkit perft my-position.json --depth 3
   napkit perft --list peep
 
@@ -69,7 +74,8 @@ def add_command(commands: argparse._SubParsersAction[Parser]) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter)
     command.set_defaults(run=lambda args: run(args.positions, depth=args.depth,
                                               divide_first=args.divide, slow=args.slow,
-                                              as_json=args.json, listing=args.list))
+                                              as_json=args.json, listing=args.list,
+                                              after=args.after))
     command.add_argument("positions", nargs="*", metavar="POSITION",
                          help="a position file, or a published position's id or glob")
     command.add_argument("--depth", type=_depth, metavar="N",
@@ -79,6 +85,10 @@ def add_command(commands: argparse._SubParsersAction[Parser]) -> None:
     command.add_argument("--slow", action="store_true",
                          help="check the published counts marked slow too")
     command.add_argument("--json", action="store_true", help="print the results as JSON")
+    command.add_argument("--after", action="append", default=[], metavar="ACTION",
+                         help="count from the position after this action of the player to "
+                              "act, as typed ('10H', 'bid nap', 'pass'; repeatable, in order): "
+                              "follow a divide down")
     command.add_argument("--list", action="store_true",
                          help="list the published positions (those POSITION selects, or all)")
 
@@ -113,7 +123,8 @@ class Result:
 
 
 def run(arguments: Sequence[str], depth: int | None = None, divide_first: bool = False,
-        slow: bool = False, as_json: bool = False, listing: bool = False) -> int:
+        slow: bool = False, as_json: bool = False, listing: bool = False,
+        after: Sequence[str] = ()) -> int:
     """``napkit perft``: 0 when every count agrees with its published count, 1 otherwise."""
     if listing:
         return _list(arguments)
@@ -121,6 +132,11 @@ def run(arguments: Sequence[str], depth: int | None = None, divide_first: bool =
         raise UsageError("name a position: a file, or a published id ('napkit perft --list' "
                          "lists them)")
     positions = _positions(arguments)
+    if after:
+        if len(positions) != 1 or depth is None:
+            raise UsageError("--after goes on from one position: give one POSITION and "
+                             "--depth N")
+        positions = [_after(positions[0], after)]
     if divide_first and (depth is None or len(positions) != 1):
         raise UsageError("--divide counts one position to one depth: give one POSITION and "
                          "--depth N")
@@ -148,6 +164,36 @@ def _positions(arguments: Sequence[str]) -> list[Position]:
                              f"files are of {', '.join(known) or 'no ruleset'}; "
                              "'napkit perft --list' lists the positions)") from None
     return found
+
+
+def _after(position: Position, texts: Sequence[str]) -> Position:
+    """The position after ``texts``, each an action of the player to act as typed; its counts
+    are no longer the published ones."""
+    from dataclasses import replace
+
+    from napkit.engine.acting import act
+    from napkit.formats.notation import NotationError, parse_action
+    from napkit.formats.values import action_to_json
+
+    state = position.state()
+    steps = list(position.steps)
+    for text in texts:
+        if state.turn < 0:
+            raise UsageError(f"--after {text!r}: no player is to act (chance is to act, or "
+                             "play is over)")
+        try:
+            action = parse_action(text)
+        except NotationError as exc:
+            raise UsageError(f"--after: {exc}") from None
+        seat = state.turn
+        try:
+            state = act(state, seat, action)
+        except RuleError as exc:
+            raise UsageError(f"--after {text!r}: seat {seat} may not: {exc.rule}: "
+                             f"{exc.message}") from None
+        steps.append({"seat": seat, "action": action_to_json(action)})
+    return replace(position, id=f"{position.id} after {', '.join(texts)}", steps=tuple(steps),
+                   counts=())
 
 
 def _list(arguments: Sequence[str]) -> int:
@@ -181,14 +227,16 @@ def _span(counts: Sequence[Count]) -> str:
 def _one(position: Position, depth: int, divide_first: bool, as_json: bool) -> int:
     """One position to one depth: the count, and with ``divide_first`` the count under each
     first action."""
-    from napkit.conform.perft import action_text, divide, perft
+    from napkit.conform.perft import action_text, divide, perft, warm
     from napkit.formats.values import action_to_json
 
     state = position.state()
+    warm(state)
     began = time.perf_counter()
-    parts = divide(state, depth) if divide_first else []
-    # No parts where no player is to act (chance, or over) or at depth 0: the position is a leaf.
-    total = sum(n for _, n in parts) if parts else perft(state, depth)
+    with _walking(position):
+        parts = divide(state, depth) if divide_first else []
+        # No parts where no player is to act (chance, or over) or at depth 0: a leaf.
+        total = sum(n for _, n in parts) if parts else perft(state, depth)
     seconds = time.perf_counter() - began
     known = position.published(depth)
     result = Result(position, depth, total, None if known is None else known.count, seconds)
@@ -209,6 +257,17 @@ def _one(position: Position, depth: int, divide_first: bool, as_json: bool) -> i
     lines.append(f"perft {depth}: {total:,}{_verdict(result)}; {_speed(total, seconds)}")
     print_lines(lines)
     return 0 if result.agrees else EXIT_PROBLEMS
+
+
+@contextlib.contextmanager
+def _walking(position: Position) -> Iterator[None]:
+    """A walk that meets an action the engine lists as legal and then refuses (an engine with a
+    bug: a mutant, say) ends with one line naming the position and the rule, not a traceback."""
+    try:
+        yield
+    except RuleError as exc:
+        raise position.error([], f"the count stopped: an action listed as legal below this "
+                                 f"position is refused: {exc.rule}: {exc.message}") from None
 
 
 def _header(position: Position, state: State) -> list[str]:
@@ -253,7 +312,7 @@ def _speed(count: int, seconds: float) -> str:
 def _check(positions: Sequence[Position], depth: int | None, slow: bool, as_json: bool) -> int:
     """Every published count of ``positions`` (or each to ``depth``): a row per position,
     printed as it is counted, with its depths, its deepest count and whether each agrees."""
-    from napkit.conform.perft import perft_levels
+    from napkit.conform.perft import perft_levels, warm
 
     plans: list[tuple[Position, list[int]]] = []
     for position in positions:
@@ -270,8 +329,10 @@ def _check(positions: Sequence[Position], depth: int | None, slow: bool, as_json
     nodes = 0
     for position, depths in plans:
         state = position.state()
+        warm(state)
         began = time.perf_counter()
-        levels = perft_levels(state, max(depths, default=0))
+        with _walking(position):
+            levels = perft_levels(state, max(depths, default=0))
         took = time.perf_counter() - began
         seconds += took
         mine = []

@@ -1,5 +1,5 @@
 """Perft for Nap: how many sequences of legal actions lead from a position to a depth
-(spec/conformance.md, part 4).
+(spec/conformance.md, part 5).
 
 A **position** is a game (a ruleset, its options, the table) and the steps played in it so far,
 given as a conformance case gives them: a start request (``start-hand`` or ``start-match``) and
@@ -64,7 +64,7 @@ assert CHANCE < 0 and NOBODY < 0
 def perft(state: State, depth: int) -> int:
     """The number of leaves of the tree of play ``depth`` actions deep below ``state``: every
     sequence of ``depth`` legal actions, and every shorter one after which chance is to act or
-    the hand (the match) is over, counted once (spec/conformance.md 4.1).
+    the hand (the match) is over, counted once (spec/conformance.md 5.1).
 
     Implements: NAP-1.3.1 (only the player to act acts: the tree branches on their actions).
 
@@ -135,6 +135,15 @@ def _levels(state: State, depth: int) -> list[int]:
         for i, count in enumerate(_levels(apply(action), depth - 1)):
             totals[i] += count
     return [len(actions), *totals]
+
+
+def warm(state: State) -> None:
+    """Play the last legal action from ``state`` on (in the auction the highest bid, so that the
+    hand is played) until chance is to act or play is over. The engine builds some tables the
+    first time a phase is played (the play's, for one), which takes longer than a small count:
+    a timing made after this counts the walk alone."""
+    while state.turn >= 0:
+        state = state.apply(state.legal_actions()[-1])
 
 
 def action_text(action: Action) -> str:
@@ -418,4 +427,4 @@ def published_ids(folder: Path | None = None) -> list[str]:
 
 __all__ = ["PERFT_FORMAT", "Count", "Position", "action_text", "describe", "divide",
            "load_file", "perft", "perft_levels", "published", "published_files", "published_ids",
-           "read_position", "read_published", "shown_path", "step_text"]
+           "read_position", "read_published", "shown_path", "step_text", "warm"]

@@ -368,7 +368,7 @@ def _example_case(data: SiteData) -> Example | None:
 
 def _example_perft() -> Example | None:
     """The published perft file of classic with its first position only (spec/conformance.md
-    part 4); None where napkit has no published files."""
+    part 5); None where napkit has no published files."""
     path = paths.perft_dir() / "classic.json"
     if not path.is_file():
         return None
