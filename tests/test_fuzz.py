@@ -262,3 +262,38 @@ def test_a_program_that_cannot_start_is_one_line(tmp_path: Path) -> None:
     run, _ = fuzz(tmp_path, "--hands", "5", program=[str(tmp_path / "no-such-program")])
     assert run.returncode == 1
     assert "cannot start" in run.stderr and "Traceback" not in run.stderr
+
+
+# --- house rulesets ----------------------------------------------------------------------------
+HOUSE = ROOT / "spec" / "examples" / "house-two-no-wellington.json"
+PLAYS_HOUSE = ROOT / "tests" / "fixtures" / "adapters" / "plays_house.py"
+
+
+def test_a_house_game_is_fuzzed_against_the_engine_compiled_from_its_file(tmp_path: Path
+                                                                           ) -> None:
+    run, report = fuzz(tmp_path, "--hands", "80", "--seed", "2", "--ruleset-file", str(HOUSE),
+                       program=[sys.executable, str(PLAYS_HOUSE)])
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert report["rulesets"] == ["two-no-wellington"]
+    assert any(k.startswith("two ") for k in report["reached"]), report["reached"]
+    assert not any(k.startswith("wellington") for k in report["reached"])
+
+
+def test_a_bug_of_a_house_game_is_found_and_rerun(tmp_path: Path) -> None:
+    program = [sys.executable, str(PLAYS_HOUSE), "--bug"]
+    run, report = fuzz(tmp_path, "--hands", "300", "--seed", "2", "--ruleset-file", str(HOUSE),
+                       program=program)
+    assert run.returncode == 1, run.stdout + run.stderr
+    found = report["disagreement"]
+    assert found["message"].startswith("outcome."), found["message"]
+    assert "NAP-9.1.1" in found["case"]["rules"]
+    case = str(tmp_path / "case.json")
+    rerun = napkit("conform", "--case", case, "--ruleset-file", str(HOUSE), "-q", "--",
+                   *program)
+    assert rerun.returncode == 1 and "FAILED" in rerun.stdout, rerun.stdout + rerun.stderr
+    fixed = napkit("conform", "--case", case, "--ruleset-file", str(HOUSE), "-q", "--",
+                   sys.executable, str(PLAYS_HOUSE))
+    assert fixed.returncode == 0, fixed.stdout + fixed.stderr
+    # Without the file, the case's game is unknown: one line naming it, not a traceback.
+    unknown = napkit("conform", "--case", case, "-q", "--", *program)
+    assert unknown.returncode == 1 and "no ruleset 'two-no-wellington'" in unknown.stderr

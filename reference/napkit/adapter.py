@@ -37,6 +37,7 @@ from napkit.formats.records import hand_outcome
 from napkit.formats.values import FormatError, action_from_json, action_to_json
 from napkit.reading import WHOLE, ReadError, loads, not_utf8
 from napkit.spec.catalog import default_spec
+from napkit.spec.rulesets import Ruleset
 
 PROTOCOL = "napkit-adapter/1"
 #: The longest request line read, in bytes without its newline (spec/conformance.md 2.1):
@@ -79,11 +80,15 @@ class Adapter:
     first dealer from its own random source (seeded with ``seed``) and answers with it. It
     answers ``chance`` either way; the harness asks only a program that declares it."""
 
-    def __init__(self, deals: bool = False, seed: int | None = None) -> None:
+    def __init__(self, deals: bool = False, seed: int | None = None,
+                 rulesets: Sequence[Ruleset] = ()) -> None:
         self.state: HandState | MatchState | None = None
         self.done = False  # set once "bye" has been answered
         self.deals = deals
         self.rng = random.Random(seed)
+        # Rulesets of one's own (house rulesets, spec/README.md) played beside the spec's.
+        self.own = {r.id: r for r in rulesets}
+        self.games: dict[tuple[str, int, tuple[tuple[str, str], ...]], Game] = {}
 
     # --- the protocol ------------------------------------------------------------------
     def handle(self, request: object) -> JSONObject:
@@ -120,7 +125,7 @@ class Adapter:
         return _encode(response)
 
     def _hello(self, request: JSONObject) -> JSONObject:
-        found = supports()
+        found = supports(self.own.values())
         if self.deals:
             found["chance"] = "both"
         return {"type": "hello", "protocol": PROTOCOL, "name": "napkit",
@@ -136,8 +141,18 @@ class Adapter:
         self.state = state.apply(action)
         return {"type": "chance", "action": action_to_json(action)}
 
+    def _game(self, request: JSONObject) -> Game:
+        ruleset = self.own.get(request["ruleset"])
+        if ruleset is None:
+            return Game.create(request["ruleset"], request["players"], request["options"])
+        key = (ruleset.id, request["players"], tuple(sorted(request["options"].items())))
+        game = self.games.get(key)
+        if game is None:
+            game = self.games[key] = Game(ruleset, request["players"], request["options"])
+        return game
+
     def _start_hand(self, request: JSONObject) -> JSONObject:
-        game = _game(request)
+        game = self._game(request)
         funds = request["funds"]
         self.state = None
         self.state = game.new_hand(request["dealer"], seats=tuple(request["seats"]),
@@ -147,7 +162,7 @@ class Adapter:
         return {"type": "ok"}
 
     def _start_match(self, request: JSONObject) -> JSONObject:
-        game = _game(request)
+        game = self._game(request)
         self.state = None
         self.state = new_match(game, hands=request["hands"], chips=request["chips"])
         return {"type": "ok"}
@@ -197,11 +212,13 @@ class Adapter:
 
 
 # --- what it supports -------------------------------------------------------------------------
-def supports() -> JSONObject:
-    """The handshake's ``supports``: every ruleset of the spec, every choice of every option
-    ("*"), every number of players any choice of options allows, and every kind of case."""
+def supports(own: Iterable[Ruleset] = ()) -> JSONObject:
+    """The handshake's ``supports``: every ruleset of the spec (and ``own``), every choice of
+    every option ("*"), every number of players any choice of options allows, and every kind
+    of case."""
     rulesets: JSONObject = {}
-    for ruleset_id, ruleset in sorted(default_spec().rulesets.items()):
+    every = {**default_spec().rulesets, **{r.id: r for r in own}}
+    for ruleset_id, ruleset in sorted(every.items()):
         players = sorted(set(_leaves(ruleset.params.get("players"))))
         entry: JSONObject = {"options": {name: "*" for name in sorted(ruleset.options)}}
         if players:
@@ -306,10 +323,6 @@ def _whole(value: object, path: list[str | int], minimum: int | None,
         if maximum is not None:
             bounds += f" and at most {maximum}"
         raise BadRequestError(path, f"expected {what}{bounds}, not {json.dumps(value)}")
-
-
-def _game(request: JSONObject) -> Game:
-    return Game.create(request["ruleset"], request["players"], request["options"])
 
 
 def _error(ident: int | None, message: str) -> JSONObject:
@@ -455,31 +468,50 @@ def _write(stdout: BinaryIO, answers: Iterator[bytes]) -> None:
         stdout.flush()
 
 
+USAGE = ("usage: python -m napkit.adapter [--deals-itself [--seed N]] [--ruleset-file FILE]..."
+         " (or: napkit adapter)")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """``python -m napkit.adapter``: serve the protocol on standard input and output.
+
     ``--deals-itself [--seed N]`` makes it declare that it makes its own chance events, as a
-    program that shuffles inside its own loop does (spec/conformance.md 2.5)."""
+    program that shuffles inside its own loop does (spec/conformance.md 2.5);
+    ``--ruleset-file FILE`` plays a house ruleset (spec/README.md) beside the spec's."""
     args = list(sys.argv[1:] if argv is None else argv)
-    deals, seed = False, None
-    if args[:1] == ["--deals-itself"]:
-        deals, args = True, args[1:]
-        if len(args) == 2 and args[0] == "--seed" and args[1].isdigit():
-            seed, args = int(args[1]), []
-    if args:
-        if args[0] in ("-h", "--help"):
-            print(f"usage: python -m napkit.adapter [--deals-itself [--seed N]] (or: napkit "
-                  f"adapter)\n\nnapkit's engine behind the adapter protocol {PROTOCOL} "
-                  "(spec/conformance.md): one JSON request a line on standard input,\none JSON "
-                  "response a line on standard output, until bye or the end of input.\n"
-                  "--deals-itself: declare supports.chance \"both\" and answer chance "
-                  "requests with its own deals\n(seeded with --seed N).")
-            return 0
-        print(f"napkit adapter: takes no arguments but --deals-itself [--seed N], not "
-              f"{args[0]!r} (it speaks {PROTOCOL} on standard input and output)",
-              file=sys.stderr)
-        return 2
+    if args[:1] in (["-h"], ["--help"]):
+        print(f"{USAGE}\n\nnapkit's engine behind the adapter protocol {PROTOCOL} "
+              "(spec/conformance.md): one JSON request a line on standard input,\none JSON "
+              "response a line on standard output, until bye or the end of input.\n"
+              "  --deals-itself   declare supports.chance \"both\" and answer chance requests "
+              "with its own\n                   deals (seeded with --seed N)\n"
+              "  --ruleset-file   play this house ruleset too (repeatable)")
+        return 0
+    deals, seed, files = False, None, []
+    while args:
+        word = args.pop(0)
+        if word == "--deals-itself":
+            deals = True
+        elif word == "--seed" and args and args[0].isdigit():
+            seed = int(args.pop(0))
+        elif word == "--ruleset-file" and args:
+            files.append(args.pop(0))
+        else:
+            print(f"napkit adapter: takes no arguments but --deals-itself, --seed N and "
+                  f"--ruleset-file FILE, not {word!r} (it speaks {PROTOCOL} on standard input "
+                  "and output)", file=sys.stderr)
+            return 2
     try:
-        return serve(sys.stdin.buffer, sys.stdout.buffer, adapter=Adapter(deals, seed))
+        from pathlib import Path
+
+        from napkit.spec.house import load_ruleset_path
+
+        own = [load_ruleset_path(Path(f)) for f in files]
+    except (SpecError, RuleError, OSError) as exc:
+        print(f"napkit adapter: {exc}", file=sys.stderr)
+        return 1
+    try:
+        return serve(sys.stdin.buffer, sys.stdout.buffer, adapter=Adapter(deals, seed, own))
     except (BrokenPipeError, KeyboardInterrupt):
         return 0
 

@@ -38,6 +38,7 @@ from napkit.conform.suite import (
     KINDS,
     Case,
     Filters,
+    add_rulesets,
     case_files,
     default_suite_dir,
     load_case,
@@ -118,6 +119,10 @@ def add_commands(commands: Any, parser_class: type[argparse.ArgumentParser]) -> 
                                              "of napkit fuzz)")]:
         conform.add_argument(flag, dest=dest, action="append", default=[], metavar=meta,
                              help=text + "; repeatable")
+    conform.add_argument("--ruleset-file", dest="ruleset_files", action="append", default=[],
+                         type=Path, metavar="FILE",
+                         help="a house ruleset (spec/README.md) whose cases may be run: a "
+                              "reproducer napkit fuzz wrote for a house game; repeatable")
     conform.add_argument("--timeout", type=_seconds, default=10.0, metavar="SECONDS",
                          help="time limit for each answer (default 10)")
     conform.add_argument("--start-timeout", type=_seconds, default=30.0, metavar="SECONDS",
@@ -222,6 +227,10 @@ def _conform(args: argparse.Namespace, outputs: contextlib.ExitStack) -> int:
     if not root.is_dir():
         _say(f"the suite is empty: there is no folder {root}")
         return EXIT_FAILED
+    if args.ruleset_files:
+        from napkit.spec.house import load_ruleset_path
+
+        add_rulesets(load_ruleset_path(path) for path in args.ruleset_files)  # SpecError: said
     # A --case that names a case file (a reproducer napkit fuzz wrote) runs that file; the
     # others are globs on the ids of the suite's cases.
     files = [Path(c) for c in args.cases if c.endswith(".json") and Path(c).is_file()]

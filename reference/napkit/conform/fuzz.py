@@ -543,7 +543,10 @@ def judge(requests: Plan, session: Session) -> tuple[list[JSONObject], Verdict]:
         try:
             unnamed += bool(check(answer))
         except DisagreementError as exc:
-            return answers, Verdict(Disagreement(ref, exc.message, exc.expected, exc.got),
+            # An outcome's field is named as the conformance report names it.
+            message = (f"{exc.where}: {exc.message}" if exc.where.startswith("outcome.")
+                       else exc.message)
+            return answers, Verdict(Disagreement(ref, message, exc.expected, exc.got),
                                     unnamed)
     if error is not None:
         ref = requests[error.index][0]

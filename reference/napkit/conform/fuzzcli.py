@@ -21,6 +21,7 @@ from napkit.conform.campaign import Campaign, Found, Outcome, Reach, episode_see
 from napkit.conform.fuzz import Games, Scope, ScopeError, episode_words, scope_of
 from napkit.conform.process import ProtocolError, Session, process_opener
 from napkit.conform.reproducer import readable, reproducer_case
+from napkit.conform.suite import add_rulesets
 from napkit.errors import RuleError, SpecError, UsageError
 from napkit.spec.catalog import default_spec
 from napkit.spec.rulesets import Ruleset
@@ -194,17 +195,10 @@ def _known(files: list[Path]) -> dict[str, Ruleset]:
 
 def load_house(path: Path) -> Ruleset:
     """A house ruleset file (spec/README.md, "House rulesets"), or a ruleset file of the
-    spec's own form: SpecError on any problem."""
-    try:
-        from napkit.spec import house  # type: ignore[attr-defined, unused-ignore]
+    spec's own form: SpecError on any problem, with a one-line message."""
+    from napkit.spec.house import load_ruleset_path
 
-        loader = house.load_house_ruleset
-    except (ImportError, AttributeError):
-        from napkit.spec.catalog import load_ruleset_file
-
-        return load_ruleset_file(path, str(path), default_spec())
-    result: Ruleset = loader(path)
-    return result
+    return load_ruleset_path(path)
 
 
 def _fuzz(args: argparse.Namespace) -> int:
@@ -246,6 +240,7 @@ def _fuzz(args: argparse.Namespace) -> int:
         program_chance = chance == "program" or args.program_deals
         if not args.quiet:
             _header(args, program, command, seed, scope, program_chance, human)
+        add_rulesets(known.values())  # a reproducer of a house game is checked against it
         campaign = Campaign(scope, session, seed, Games(default_spec().rulesets),
                             program_chance=program_chance, chance_tries=chance != "program")
         outcome = _campaign(args, campaign, scope, seed)

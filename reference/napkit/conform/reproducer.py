@@ -337,7 +337,7 @@ def _hand(state: HandState | MatchState) -> HandState | None:
 
 def _state_at(episode: Episode, found: Disagreement) -> HandState | MatchState | None:
     ref = found.ref
-    if ref.step < len(episode.steps):
+    if ref.part not in ("outcome", "start") and ref.step < len(episode.steps):
         return episode.steps[ref.step].before
     return episode.final
 

@@ -24,6 +24,17 @@ from napkit.reading import ReadError, loads, not_utf8
 from napkit.spec.schemas import schema_problems
 
 CASE_FORMAT = "napkit-case/1"
+
+#: Rulesets of one's own given on the command line (``--ruleset-file``: house rulesets,
+#: spec/README.md), by id: a case of one of them is checked against it as a case of the spec's
+#: rulesets is against the spec. Filled by :func:`add_rulesets`.
+OWN_RULESETS: dict[str, Any] = {}
+
+
+def add_rulesets(rulesets: Iterable[Any]) -> None:
+    """Make these rulesets (``napkit.spec.rulesets.Ruleset``) known to the case checks."""
+    for ruleset in rulesets:
+        OWN_RULESETS[ruleset.id] = ruleset
 KINDS = ("legal", "illegal", "outcome", "match")
 
 JSONObject = dict[str, Any]
@@ -163,7 +174,7 @@ def _game_problems(doc: JSONObject) -> list[tuple[str, str]]:
         spec = default_spec()
     except (SpecError, RuleError) as exc:
         return [("$.ruleset", f"the spec cannot be loaded to check the case: {exc}")]
-    ruleset = spec.rulesets.get(doc["ruleset"])
+    ruleset = spec.rulesets.get(doc["ruleset"]) or OWN_RULESETS.get(doc["ruleset"])
     if ruleset is None:
         return [("$.ruleset", f"no ruleset {doc['ruleset']!r} in the spec")]
     found = []
@@ -181,7 +192,10 @@ def _game_problems(doc: JSONObject) -> list[tuple[str, str]]:
     if found:
         return found
     try:
-        Game.create(doc["ruleset"], doc["players"], options)
+        if doc["ruleset"] in OWN_RULESETS:
+            Game(ruleset, doc["players"], options)
+        else:
+            Game.create(doc["ruleset"], doc["players"], options)
     except RuleError as exc:
         return [("$.players", f"{exc.rule}: {exc.message}")]
     return []
@@ -243,5 +257,6 @@ def select(cases: Iterable[Case], filters: Filters) -> list[Case]:
     return [c for c in cases if filters.admits(c)]
 
 
-__all__ = ["CASE_FORMAT", "KINDS", "Case", "Filters", "Problem", "case_files", "check_document",
-           "default_suite_dir", "load_case", "load_suite", "rule_matches", "select"]
+__all__ = ["CASE_FORMAT", "KINDS", "OWN_RULESETS", "Case", "Filters", "Problem", "add_rulesets",
+           "case_files", "check_document", "default_suite_dir", "load_case", "load_suite",
+           "rule_matches", "select"]

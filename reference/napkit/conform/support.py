@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from napkit.conform.suite import Case
+from napkit.conform.suite import OWN_RULESETS, Case
 from napkit.errors import RuleError, SpecError
 
 
@@ -20,7 +20,7 @@ def option_defaults(ruleset: str) -> Mapping[str, str] | None:
     from napkit.spec.catalog import default_spec
 
     try:
-        found = default_spec().rulesets.get(ruleset)
+        found = default_spec().rulesets.get(ruleset) or OWN_RULESETS.get(ruleset)
     except (SpecError, RuleError):
         return None
     return None if found is None else {n: o.default for n, o in found.options.items()}
