@@ -407,3 +407,16 @@ def test_a_count_that_meets_a_refused_action_stops_on_one_line(
     assert "pub-floater.json: $.positions[" in line
     assert "the count stopped: an action listed as legal below this position is refused: " \
            "NAP-5.2.4" in line
+
+
+def test_steps_counts_from_a_point_of_a_case(capsys: pytest.CaptureFixture[str]) -> None:
+    path = CASES / "peep" / "legal" / "0003-hand.json"
+    case = json.loads(path.read_text(encoding="utf-8"))
+    status, out, _ = run([str(path), "--depth", "2", "--divide"], capsys)
+    assert status == 0 and "no player is to act here" in out  # a case is played to its end
+    cut = read_position({**case, "steps": case["steps"][:6]}, "cut", "cut").state()
+    status, out, _ = run([str(path), "--steps", "6", "--depth", "3", "--json"], capsys)
+    assert status == 0
+    assert json.loads(out)["count"] == perft(cut, 3) > 1
+    assert f"has {len(case['steps'])} steps" in error_line(
+        [str(path), "--steps", "99", "--depth", "1"], capsys, 2)

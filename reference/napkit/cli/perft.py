@@ -59,6 +59,7 @@ examples:
   napkit perft 'pagat*/*-lead'
   napkit perft peep/default-4p-deal --slow
   napkit perft my-position.json --depth 3
+  napkit perft conformance/cases/pagat/legal/0000-hand.json --steps 5 --depth 4
   napkit perft --list peep
 
 Exit status: 0 when every count agrees with the published one (or none is published), 1 when
@@ -75,7 +76,7 @@ def add_command(commands: argparse._SubParsersAction[Parser]) -> None:
     command.set_defaults(run=lambda args: run(args.positions, depth=args.depth,
                                               divide_first=args.divide, slow=args.slow,
                                               as_json=args.json, listing=args.list,
-                                              after=args.after))
+                                              after=args.after, steps=args.steps))
     command.add_argument("positions", nargs="*", metavar="POSITION",
                          help="a position file, or a published position's id or glob")
     command.add_argument("--depth", type=_depth, metavar="N",
@@ -85,6 +86,9 @@ def add_command(commands: argparse._SubParsersAction[Parser]) -> None:
     command.add_argument("--slow", action="store_true",
                          help="check the published counts marked slow too")
     command.add_argument("--json", action="store_true", help="print the results as JSON")
+    command.add_argument("--steps", type=_steps, metavar="K",
+                         help="count from the position after the first K steps of POSITION "
+                              "(a case's, say) instead of all of them")
     command.add_argument("--after", action="append", default=[], metavar="ACTION",
                          help="count from the position after this action of the player to "
                               "act, as typed ('10H', 'bid nap', 'pass'; repeatable, in order): "
@@ -96,6 +100,13 @@ def add_command(commands: argparse._SubParsersAction[Parser]) -> None:
 def _depth(text: str) -> int:
     if not text.isdigit() or not 0 <= int(text) <= 60:
         raise argparse.ArgumentTypeError(f"a depth is a whole number from 0 to 60, not "
+                                         f"{text[:40]!r}")
+    return int(text)
+
+
+def _steps(text: str) -> int:
+    if not text.isdigit() or len(text) > 9:
+        raise argparse.ArgumentTypeError(f"a number of steps is a whole number from 0, not "
                                          f"{text[:40]!r}")
     return int(text)
 
@@ -124,7 +135,7 @@ class Result:
 
 def run(arguments: Sequence[str], depth: int | None = None, divide_first: bool = False,
         slow: bool = False, as_json: bool = False, listing: bool = False,
-        after: Sequence[str] = ()) -> int:
+        after: Sequence[str] = (), steps: int | None = None) -> int:
     """``napkit perft``: 0 when every count agrees with its published count, 1 otherwise."""
     if listing:
         return _list(arguments)
@@ -132,6 +143,10 @@ def run(arguments: Sequence[str], depth: int | None = None, divide_first: bool =
         raise UsageError("name a position: a file, or a published id ('napkit perft --list' "
                          "lists them)")
     positions = _positions(arguments)
+    if steps is not None:
+        if len(positions) != 1 or depth is None:
+            raise UsageError("--steps cuts one position: give one POSITION and --depth N")
+        positions = [_first_steps(positions[0], steps)]
     if after:
         if len(positions) != 1 or depth is None:
             raise UsageError("--after goes on from one position: give one POSITION and "
@@ -164,6 +179,16 @@ def _positions(arguments: Sequence[str]) -> list[Position]:
                              f"files are of {', '.join(known) or 'no ruleset'}; "
                              "'napkit perft --list' lists the positions)") from None
     return found
+
+
+def _first_steps(position: Position, steps: int) -> Position:
+    """The position after the first ``steps`` of its steps; its counts are not published."""
+    from dataclasses import replace
+
+    if steps > len(position.steps):
+        raise UsageError(f"--steps {steps}: {position.id} has {len(position.steps)} steps")
+    return replace(position, id=f"{position.id} (its first {steps} steps)",
+                   steps=position.steps[:steps], counts=())
 
 
 def _after(position: Position, texts: Sequence[str]) -> Position:
@@ -248,7 +273,10 @@ def _one(position: Position, depth: int, divide_first: bool, as_json: bool) -> i
         print_lines([json.dumps(out, ensure_ascii=False)])
         return 0 if result.agrees else EXIT_PROBLEMS
     lines = _header(position, state)
-    if divide_first:
+    if divide_first and not parts:
+        lines += ["", "no player is to act here: the position is a leaf, counted 1 at every "
+                      "depth (--steps K counts from an earlier point of it)"]
+    elif divide_first:
         width = max([len("first action"), *(len(action_text(a)) for a, _ in parts)])
         digits = max(len("count"), len(f"{total:,}"))
         lines += ["", f"{'first action':<{width}}  {'count':>{digits}}"]
