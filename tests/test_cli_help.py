@@ -13,7 +13,8 @@ from napkit.cli import main
 
 COMMANDS = [["rules"], ["rules", "list"], ["rules", "show"], ["rules", "rule"],
             ["rules", "compare"], ["rules", "decisions"], ["rules", "check"], ["play"],
-            ["record"], ["validate"], ["perft"], ["conform"], ["adapter"], []]
+            ["record"], ["validate"], ["perft"], ["conform"], ["adapter"], ["report"],
+            ["report", "merge"], []]
 
 
 def help_text(command: list[str], capsys: pytest.CaptureFixture[str]) -> str:

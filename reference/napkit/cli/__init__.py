@@ -4,6 +4,8 @@
 ``napkit validate ...``: check recorded hands and matches against their schemas and the rules;
 ``napkit perft ...``: count the legal action sequences from a position (napkit.cli.perft);
 ``napkit conform ...``: run the conformance suite against a program (napkit.conform.cli);
+``napkit report merge ...``: join the JSON reports of a sharded conform run into the whole
+run's (napkit.conform.reportcli);
 ``napkit adapter``: the reference engine behind the adapter protocol (napkit.adapter).
 
 Bad input of any kind is reported on one line (``napkit: <file>: <path>: <message>``) with
