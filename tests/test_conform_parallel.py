@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import importlib.util
 import io
 import itertools
 import json
@@ -487,3 +488,16 @@ def test_the_selection_digest_follows_the_files_not_only_the_ids(tmp_path: Path)
         copy.append(dataclasses.replace(case, path=path))
     assert cases_digest(copy) != before
     assert cases_digest(cases) == before
+
+
+# --- the benchmark runs (no timing asserted) ------------------------------------------------------
+def test_the_benchmark_runs_both_ways_on_a_few_cases() -> None:
+    script = REPO / "benchmarks" / "conform_parallel.py"
+    spec = importlib.util.spec_from_file_location("conform_parallel", script)
+    assert spec is not None and spec.loader is not None
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    filters = Filters(rulesets=("pagat",))
+    cases = select(load_suite(default_suite_dir(), filters)[0], filters)[:12]
+    best = bench.measure(cases, (1, 2), 1)
+    assert sorted(best) == [1, 2] and all(wall > 0 for wall, _, _ in best.values())
