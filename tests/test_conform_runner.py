@@ -293,7 +293,7 @@ def test_response_checks_agree_with_the_schema(response: dict[str, Any]) -> None
         assert (problem is None) == (verdict == []), (problem, verdict)
     else:
         assert problem == ("$.type", "unknown response type 'goodbye' (one of hello, ok, legal, "
-                                     "accepted, refused, outcome, bye, error)")
+                                     "accepted, refused, outcome, bye, error, chance)")
 
 
 # --- reports -------------------------------------------------------------------------------------

@@ -122,7 +122,7 @@ def scope_of(supports: Mapping[str, Any], known: Mapping[str, Ruleset],
         opts: list[tuple[str, tuple[str, ...]]] = []
         for name, option in ruleset.options.items():
             said = (entry.get("options") or {}).get(name)
-            choices = list(option.choices) if said == "*" else (
+            choices = list(option.choices) if said in ("*", "n/a") else (
                 [c for c in said if c in option.choices] if isinstance(said, list)
                 else [option.default])
             if options and name in options:

@@ -29,6 +29,7 @@ from napkit.conform.runner import (
     XPASS,
     CaseResult,
 )
+from napkit.conform.support import skip_cause
 
 REPORT_FORMAT = "napkit-conform-report/1"
 HEADINGS = {PASSED: "passed", FAILED: "failed", SKIPPED: "skipped", XFAIL: "xfail",
@@ -94,6 +95,14 @@ def rule_order(rule: str) -> tuple[int, ...]:
 
 
 # --- the terminal -----------------------------------------------------------------------------
+def skipped_by_declaration(cases: list[dict[str, Any]]) -> dict[str, int]:
+    """How many skipped cases each declaration of the handshake leaves out, the most first
+    (napkit.conform.support.skip_cause)."""
+    causes = Counter(skip_cause(c["ruleset"], c.get("message", "")) for c in cases
+                     if c["status"] == SKIPPED)
+    return dict(sorted(causes.items(), key=lambda kv: (-kv[1], kv[0])))
+
+
 def summary_lines(run: Run, tables: bool = True) -> list[str]:
     """The summary printed at the end of a run: the tables by ruleset and by rule, the
     failures (the first few in full), and the totals."""
@@ -109,6 +118,15 @@ def summary_lines(run: Run, tables: bool = True) -> list[str]:
     if len(bad) > FAILURES_SHOWN:
         lines.append(f"... and {len(bad) - FAILURES_SHOWN} more (--json, --junit or --tap list "
                      "them all)")
+    skipped = Counter(skip_cause(r.case.ruleset, r.message) for r in run.results
+                      if r.status == SKIPPED)
+    if skipped and tables:
+        lines.append("skipped, by what the program declares (declare more to run them):")
+        for cause, n in sorted(skipped.items(), key=lambda kv: (-kv[1], kv[0]))[:12]:
+            lines.append(f"  {n:>5}  {cause}")
+        if len(skipped) > 12:
+            lines.append(f"  ... and {len(skipped) - 12} more (--json lists them all)")
+        lines.append("")
     unnamed = sum(r.note == RULE_NOT_NAMED for r in run.results)
     if unnamed:
         lines.append(f"note: {unnamed} illegal {_plural(unnamed, 'case')} passed with the "
@@ -196,6 +214,7 @@ def report_document(*, program: dict[str, Any], suite: str, selection: dict[str,
                    "rule_not_named": sum(c.get("note") == RULE_NOT_NAMED for c in cases)},
         "by_ruleset": {k: counts(by_ruleset[k]) for k in sorted(by_ruleset)},
         "by_rule": {k: counts(by_rule[k]) for k in sorted(by_rule, key=rule_order)},
+        "skipped_by_declaration": skipped_by_declaration(cases),
         "notes": notes,
         "cases": cases,
     })

@@ -8,6 +8,7 @@ that is *skipped*, never passed.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -56,9 +57,9 @@ def skip_reason(case: Case, supports: Mapping[str, Any]) -> str | None:
     defaults = option_defaults(case.ruleset) or {}
     for name, choice in sorted(case.options.items()):
         allowed = declared.get(name)
-        if allowed == "*":
+        if allowed in ("*", NOT_APPLICABLE):
             continue
-        if allowed is None:
+        if allowed is None or allowed == DEFAULT_ONLY:
             if defaults.get(name) != choice:
                 return f"option {name}={choice} not supported (only its default)"
         elif choice not in allowed:
@@ -66,4 +67,33 @@ def skip_reason(case: Case, supports: Mapping[str, Any]) -> str | None:
     return None
 
 
-__all__ = ["PACK_BREACHES", "option_defaults", "skip_reason"]
+# An option's declarations beside a list of choices and "*" (spec/conformance.md 2.2).
+DEFAULT_ONLY = "default"  # only the default is played (as when the option is left out)
+NOT_APPLICABLE = "n/a"  # the option changes nothing the program is asked: every choice runs
+
+_CAUSES = (
+    (re.compile(r"kind (\S+) of a match: kind match not supported"), "kind match not declared"),
+    (re.compile(r"kind (\S+) not supported"), "kind {0} not declared"),
+    (re.compile(r"ruleset (\S+) not supported"), "ruleset {0} not declared"),
+    (re.compile(r"(\d+) players not supported in (\S+)"), "{1}: {0} players not declared"),
+    (re.compile(r"option ([^=]+)=\S+ not supported \(only its default\)"),
+     "{ruleset}: option {0} at its default only"),
+    (re.compile(r"option ([^=]+=\S+) not supported"), "{ruleset}: option {0} not declared"),
+    (re.compile(r"chance events made by the program"), "supports.chance program"),
+    (re.compile(r"a pack the rules refuse is handed over"), "supports.chance both"),
+)
+
+
+def skip_cause(ruleset: str, reason: str) -> str:
+    """The declaration of the handshake that a skip comes from, in words (``pagat: option
+    two at its default only``), so that a report can count the cases each one leaves out: what
+    a program's author would add next."""
+    for pattern, words in _CAUSES:
+        found = pattern.fullmatch(reason)
+        if found is not None:
+            return words.format(*found.groups(), ruleset=ruleset)
+    return reason
+
+
+__all__ = ["DEFAULT_ONLY", "NOT_APPLICABLE", "PACK_BREACHES", "option_defaults", "skip_cause",
+           "skip_reason"]
