@@ -297,3 +297,29 @@ def test_a_bug_of_a_house_game_is_found_and_rerun(tmp_path: Path) -> None:
     # Without the file, the case's game is unknown: one line naming it, not a traceback.
     unknown = napkit("conform", "--case", case, "-q", "--", *program)
     assert unknown.returncode == 1 and "no ruleset 'two-no-wellington'" in unknown.stderr
+
+
+# --- several workers ---------------------------------------------------------------------------
+def test_two_workers_play_the_episodes_of_one(tmp_path: Path) -> None:
+    reports = []
+    for jobs in ("1", "2"):
+        (tmp_path / jobs).mkdir()
+        _, report = fuzz(tmp_path / jobs, "--hands", "40", "--seed", "9", "-j", jobs)
+        reports.append(report)
+    one, two = reports
+    for key in ("episodes", "hands", "steps", "reached", "breaches", "rule_not_named"):
+        assert one[key] == two[key], key
+
+
+def test_two_workers_find_the_same_first_disagreement(tmp_path: Path) -> None:
+    program = [sys.executable, str(MUTANT), "dealer-passes-right"]
+    reports = []
+    for jobs in ("1", "2"):
+        (tmp_path / jobs).mkdir()
+        run, report = fuzz(tmp_path / jobs, "--seconds", "20", "--seed", "1", "--ruleset",
+                           "classic", "-j", jobs, program=program)
+        assert run.returncode == 1, run.stdout + run.stderr
+        reports.append(report["disagreement"])
+    one, two = reports
+    assert one["episode"] == two["episode"]
+    assert one["case"] == two["case"]

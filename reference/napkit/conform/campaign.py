@@ -158,9 +158,11 @@ class Campaign:
     def run(self, hands: int | None, seconds: float | None, shard: tuple[int, int] = (1, 1),
             on_episode: Callable[[Reach], None] | None = None,
             shrink_seconds: float = 30.0, shrink_tries: int = 2000,
-            do_shrink: bool = True) -> Outcome:
+            do_shrink: bool = True, beyond: Callable[[], int | None] | None = None) -> Outcome:
         """Episodes until ``hands`` episodes (of this shard) or ``seconds`` have passed, or the
-        first disagreement, which is then shrunk.
+        first disagreement, which is then shrunk. ``beyond()``, where given, is an episode
+        number past which there is no need to go (another worker found a disagreement there):
+        the run stops before the first episode after it ("found elsewhere").
 
         The episodes are drawn (and their requests planned) by a second thread a few ahead of
         the one asking the program: while the program answers one episode, this process draws
@@ -180,11 +182,19 @@ class Campaign:
                 if seconds is not None and time.monotonic() - began >= seconds:
                     stopped = "time"
                     break
+                limit = beyond() if beyond is not None else None
                 if feed is not None:
                     episode, requests, traced = feed.next()
+                    if limit is not None and episode.index > limit:
+                        stopped = "found elsewhere"
+                        break
                     found, unnamed = self.check(episode, requests)
                 else:
-                    episode, found, unnamed = self._with_program_chance(next(indices))
+                    index = next(indices)
+                    if limit is not None and index > limit:
+                        stopped = "found elsewhere"
+                        break
+                    episode, found, unnamed = self._with_program_chance(index)
                     traced = frozenset()
                 reach.add(episode)
                 reach.unnamed += unnamed
@@ -214,6 +224,11 @@ class Campaign:
         episode, verdict = check_with_program_chance(self.scope, self.games, self.prober, rng,
                                                      index, self.session)
         return episode, verdict.disagreement, verdict.unnamed
+
+    def shrink_found(self, episode: Episode, found: Disagreement, took: float,
+                     seconds: float = 30.0, do_shrink: bool = True) -> Found:
+        """Shrink a disagreement found in ``episode`` (after ``took`` seconds)."""
+        return self._shrink(episode, found, took, seconds, 2000, do_shrink)
 
     def _shrink(self, episode: Episode, found: Disagreement, took: float, seconds: float,
                 tries: int, do_shrink: bool) -> Found:

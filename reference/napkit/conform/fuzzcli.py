@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import sys
 from pathlib import Path
@@ -19,6 +20,7 @@ from napkit.cli.files import OutputFile, refuse_clashes
 from napkit.cli.progress import Progress
 from napkit.conform.campaign import Campaign, Found, Outcome, Reach, episode_seed
 from napkit.conform.fuzz import Games, Scope, ScopeError, episode_words, scope_of
+from napkit.conform.fuzzjobs import Worker, replayer, run_jobs
 from napkit.conform.process import ProtocolError, Session, process_opener
 from napkit.conform.reproducer import readable, reproducer_case
 from napkit.conform.suite import add_rulesets
@@ -96,6 +98,10 @@ def add_command(commands: Any, parser_class: type[argparse.ArgumentParser]) -> N
                       help="have the program make the chance events (deals, shuffles, cuts), "
                            "where it declares supports.chance \"both\"; always so where it "
                            "declares \"program\" (spec/conformance.md 2.5)")
+    fuzz.add_argument("-j", "--jobs", type=_jobs, default=1, metavar="N",
+                      help="N worker processes, each with the program (auto: one per core); "
+                           "the same episodes and the same first disagreement as -j 1")
+    fuzz.add_argument("--worker-dir", help=argparse.SUPPRESS)  # a worker of -j N: its folder
     fuzz.add_argument("--json", metavar="FILE", help="write a JSON report ('-': stdout)")
     fuzz.add_argument("--timeout", type=_seconds, default=10.0, metavar="SECONDS",
                       help="time limit for each answer (default 10)")
@@ -156,6 +162,16 @@ def _shard(text: str) -> tuple[int, int]:
         raise argparse.ArgumentTypeError(f"a shard is K/N with 1 <= K <= N (1/4, 2/4...), not "
                                          f"{text!r}")
     return shard, of
+
+
+def _jobs(text: str) -> int:
+    if text == "auto":
+        return max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity")
+                   else os.cpu_count() or 1)
+    value = _whole(text)
+    if not 1 <= value <= 64:
+        raise argparse.ArgumentTypeError(f"-j takes 1 to 64 workers or auto, not {text}")
+    return value
 
 
 def _options(pairs: list[str]) -> dict[str, str]:
@@ -243,7 +259,10 @@ def _fuzz(args: argparse.Namespace) -> int:
         add_rulesets(known.values())  # a reproducer of a house game is checked against it
         campaign = Campaign(scope, session, seed, Games(default_spec().rulesets),
                             program_chance=program_chance, chance_tries=chance != "program")
-        outcome = _campaign(args, campaign, scope, seed)
+        if args.jobs > 1 and not args.worker_dir:
+            outcome = _in_jobs(args, campaign, seed, command)
+        else:
+            outcome = _campaign(args, campaign, scope, seed)
         if outcome is None:
             return EXIT_FOUND
     finally:
@@ -272,12 +291,20 @@ def _campaign(args: argparse.Namespace, campaign: Campaign, scope: Scope, seed: 
                         enabled=not args.quiet)
     in_force = _rules_in_force(scope)
 
+    worker = Worker(args.worker_dir, args.shard) if args.worker_dir else None
+
     def tick(reach: Reach) -> None:
         progress.step(note=f"{len(reach.rules & in_force)}/{len(in_force)} rules")
+        if worker is not None:
+            worker.tick(reach)
 
     try:
-        return campaign.run(hands, args.seconds, args.shard, tick,
-                            shrink_seconds=args.shrink_seconds, do_shrink=not args.no_shrink)
+        outcome = campaign.run(hands, args.seconds, args.shard, tick,
+                               shrink_seconds=args.shrink_seconds, do_shrink=not args.no_shrink,
+                               beyond=worker.beyond if worker is not None else None)
+        if worker is not None and outcome.found is not None:
+            worker.found(outcome.found.first.index)
+        return outcome
     except ProtocolError as exc:  # it died and cannot be started again
         progress.finish()
         _say(f"the program {exc.message} (seed {seed})")
@@ -288,6 +315,40 @@ def _campaign(args: argparse.Namespace, campaign: Campaign, scope: Scope, seed: 
     finally:
         progress.finish()
     return None
+
+
+def _in_jobs(args: argparse.Namespace, campaign: Campaign, seed: int, command: list[str]
+             ) -> Outcome | None:
+    """``-j N``: the campaign in N worker processes (napkit.conform.fuzzjobs)."""
+    hands = args.hands if args.hands is not None or args.seconds is not None else DEFAULT_HANDS
+
+    def argv(shard: tuple[int, int], share: int | None, report: str, folder: str) -> list[str]:
+        line = [sys.executable, "-m", "napkit", "fuzz", "-q", "--no-shrink", "--seed", str(seed),
+                "--shard", f"{shard[0]}/{shard[1]}", "--json", report, "-o",
+                report + ".case", "--worker-dir", folder, "--timeout", str(args.timeout),
+                "--start-timeout", str(args.start_timeout)]
+        if share is not None:
+            line += ["--hands", str(share)]
+        if args.seconds is not None:
+            line += ["--seconds", str(args.seconds)]
+        for flag, values in (("--ruleset", args.rulesets), ("--option", args.options),
+                             ("--players", args.players),
+                             ("--ruleset-file", args.ruleset_files)):
+            for value in values:
+                line += [flag, str(value)]
+        if args.program_deals:
+            line.append("--program-deals")
+        return [*line, "--", *command]
+
+    outcome, problem = run_jobs(argv, args.jobs, args.shard, hands, args.quiet,
+                                replayer(campaign, args.shrink_seconds, not args.no_shrink))
+    if outcome is None:
+        _say(problem)
+        return None
+    if outcome.stopped == "not replayed":
+        _say("a worker found a disagreement that did not show again when its episode was "
+             "replayed here: the program's answers depend on more than the requests")
+    return outcome
 
 
 def _scope_line(scope: Scope) -> str:
