@@ -45,6 +45,8 @@ PROTOCOL = "napkit-adapter/1"
 #: start-hand). A longer line is refused unread, its bytes dropped as they come.
 MAX_REQUEST = 16 * 1024 * 1024
 KINDS = ("legal", "illegal", "outcome", "match")
+#: The deepest perft count served (spec/conformance.md 5.3): far beyond what can be counted.
+MAX_PERFT_DEPTH = 100
 JSONObject = dict[str, Any]
 
 # Each request type and its fields besides "id" and "type".
@@ -57,6 +59,7 @@ FIELDS: dict[str, tuple[str, ...]] = {
     "outcome": (),
     "bye": (),
     "chance": (),
+    "perft": ("depth", "divide"),
 }
 
 
@@ -141,6 +144,21 @@ class Adapter:
         self.state = state.apply(action)
         return {"type": "chance", "action": action_to_json(action)}
 
+    def _perft(self, request: JSONObject) -> JSONObject:
+        """The perft count from where play stands, to the depth asked, and with ``divide`` the
+        count under each legal action (spec/conformance.md 5.3); the hand or match is left as
+        it was."""
+        from napkit.conform.perft import divide, perft
+
+        state = self._playing()
+        depth = request["depth"]
+        if not request["divide"]:
+            return {"type": "perft", "count": perft(state, depth)}
+        parts = divide(state, depth)
+        count = sum(n for _, n in parts) if parts else perft(state, depth)
+        return {"type": "perft", "count": count,
+                "divide": [{"action": action_to_json(a), "count": n} for a, n in parts]}
+
     def _game(self, request: JSONObject) -> Game:
         ruleset = self.own.get(request["ruleset"])
         if ruleset is None:
@@ -214,8 +232,8 @@ class Adapter:
 # --- what it supports -------------------------------------------------------------------------
 def supports(own: Iterable[Ruleset] = ()) -> JSONObject:
     """The handshake's ``supports``: every ruleset of the spec (and ``own``), every choice of
-    every option ("*"), every number of players any choice of options allows, and every kind
-    of case."""
+    every option ("*"), every number of players any choice of options allows, every kind of
+    case, and the ``perft`` request (spec/conformance.md 5.3)."""
     rulesets: JSONObject = {}
     every = {**default_spec().rulesets, **{r.id: r for r in own}}
     for ruleset_id, ruleset in sorted(every.items()):
@@ -224,7 +242,7 @@ def supports(own: Iterable[Ruleset] = ()) -> JSONObject:
         if players:
             entry["players"] = players
         rulesets[ruleset_id] = entry
-    return {"kinds": list(KINDS), "rulesets": rulesets}
+    return {"kinds": list(KINDS), "rulesets": rulesets, "perft": True}
 
 
 def _leaves(value: object) -> Iterable[int]:
@@ -279,6 +297,11 @@ def _check(request: object) -> str:
         seat = request["seat"]
         if seat is not None:
             _whole(seat, ["seat"], 0, "a seat (or null for chance)")
+    if kind == "perft":
+        _whole(request["depth"], ["depth"], 0, maximum=MAX_PERFT_DEPTH)
+        if type(request["divide"]) is not bool:
+            raise BadRequestError(["divide"], f"expected true or false, not "
+                                             f"{json.dumps(request['divide'])}")
     return kind
 
 

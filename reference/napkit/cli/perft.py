@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import sys
 import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -25,6 +26,7 @@ from napkit.errors import RuleError, UsageError
 
 if TYPE_CHECKING:
     from napkit.conform.perft import Count, Position, State
+    from napkit.conform.process import Session
 
 # The counting and the reading of positions (napkit.conform.perft, the engine, the schemas) are
 # imported when the command runs, not when napkit's parser is built: 'napkit --help' stays fast.
@@ -49,6 +51,12 @@ goes on from the position after that action (follow the first action whose count
 from your program's, one level at a time). Otherwise every count the positions publish is
 checked (those marked slow with --slow). A published count that differs is reported and the
 exit status is 1.
+
+With --program COMMAND... (the rest of the line; none: napkit's own adapter) the counts are
+asked of a program over the adapter protocol, one that declares supports.perft
+(spec/conformance.md 5.3), as 'napkit perft classic --program node my-nap.js'. Where its count
+differs, napkit follows the difference down through the program's divide to the point where
+its legal actions differ from the engine's, and names them.
 """
 
 EPILOG = """\
@@ -61,6 +69,7 @@ examples:
   napkit perft my-position.json --depth 3
   napkit perft conformance/cases/pagat/legal/0000-hand.json --steps 5 --depth 4
   napkit perft --list peep
+  napkit perft classic --program
 
 Exit status: 0 when every count agrees with the published one (or none is published), 1 when
 one differs or a file is not a good position (its JSON path, and the rule id of a refused
@@ -76,7 +85,8 @@ def add_command(commands: argparse._SubParsersAction[Parser]) -> None:
     command.set_defaults(run=lambda args: run(args.positions, depth=args.depth,
                                               divide_first=args.divide, slow=args.slow,
                                               as_json=args.json, listing=args.list,
-                                              after=args.after, steps=args.steps))
+                                              after=args.after, steps=args.steps,
+                                              program=args.program, timeout=args.timeout))
     command.add_argument("positions", nargs="*", metavar="POSITION",
                          help="a position file, or a published position's id or glob")
     command.add_argument("--depth", type=_depth, metavar="N",
@@ -95,6 +105,12 @@ def add_command(commands: argparse._SubParsersAction[Parser]) -> None:
                               "follow a divide down")
     command.add_argument("--list", action="store_true",
                          help="list the published positions (those POSITION selects, or all)")
+    command.add_argument("--timeout", type=float, default=60.0, metavar="S",
+                         help="with --program: the seconds a request may take (default 60)")
+    command.add_argument("--program", nargs=argparse.REMAINDER, metavar="COMMAND",
+                         help="ask the counts of this program over the adapter protocol (it "
+                              "declares supports.perft; the rest of the line is its command; "
+                              "none: napkit's own adapter) and find where a count differs")
 
 
 def _depth(text: str) -> int:
@@ -135,7 +151,8 @@ class Result:
 
 def run(arguments: Sequence[str], depth: int | None = None, divide_first: bool = False,
         slow: bool = False, as_json: bool = False, listing: bool = False,
-        after: Sequence[str] = (), steps: int | None = None) -> int:
+        after: Sequence[str] = (), steps: int | None = None,
+        program: Sequence[str] | None = None, timeout: float = 60.0) -> int:
     """``napkit perft``: 0 when every count agrees with its published count, 1 otherwise."""
     if listing:
         return _list(arguments)
@@ -155,6 +172,14 @@ def run(arguments: Sequence[str], depth: int | None = None, divide_first: bool =
     if divide_first and (depth is None or len(positions) != 1):
         raise UsageError("--divide counts one position to one depth: give one POSITION and "
                          "--depth N")
+    if program is not None:
+        if divide_first or as_json:
+            raise UsageError("--program checks counts; --divide and --json are for napkit's "
+                             "own (a difference is followed down by itself)")
+        from napkit.conform.cli import reference_command
+
+        return _check_program(positions, list(program) or reference_command(), depth, slow,
+                              timeout)
     if depth is not None and len(positions) == 1:
         return _one(positions[0], depth, divide_first, as_json)
     return _check(positions, depth, slow, as_json)
@@ -383,6 +408,87 @@ def _check(positions: Sequence[Position], depth: int | None, slow: bool, as_json
         print_lines([f"{verdict} ({len(results)} counts of {len(plans)} positions; "
                      f"{_speed(nodes, seconds)})"])
     return EXIT_PROBLEMS if wrong else 0
+
+
+def _check_program(positions: Sequence[Position], command: Sequence[str], depth: int | None,
+                   slow: bool, timeout: float) -> int:
+    """The counts of ``positions`` asked of a program over the protocol (spec/conformance.md
+    5.3): a row per position, and where a count differs, where the legal actions differ."""
+    from napkit.conform.perftcheck import skip
+    from napkit.conform.process import ProtocolError, Session, process_opener
+
+    session = Session(process_opener(list(command)), timeout)
+    try:
+        hello = session.open()
+    except ProtocolError as exc:
+        print(f"napkit: the program {' '.join(command)} could not be started: it "
+              f"{exc.message}", file=sys.stderr)
+        return EXIT_PROBLEMS
+    if hello.supports.get("perft") is not True:
+        session.close()
+        print(f"napkit: {hello.name} does not declare supports.perft: it answers no perft "
+              "request (spec/conformance.md 5.3)", file=sys.stderr)
+        return EXIT_PROBLEMS
+    width = max([len("position"), *(len(p.id) for p in positions)])
+    print_lines([f"{hello.name} ({' '.join(command)})",
+                 f"{'position':<{width}}  {'depths':>6}  {'count':>11}"])
+    counted = wrong = skipped = 0
+    began = time.perf_counter()
+    try:
+        for position in positions:
+            reason = skip(position, hello.supports)
+            if reason is not None:
+                skipped += 1
+                print_lines([f"{position.id:<{width}}  {'-':>6}  {'-':>11}  skipped: {reason}"])
+                continue
+            asked, differ, lines = _program_rows(session, position, depth, slow, width)
+            counted += asked
+            wrong += differ
+            print_lines(lines)
+    finally:
+        session.close()
+    verdict = f"{wrong} positions DIFFER" if wrong else "all agree"
+    print_lines([f"{counted} counts asked of {len(positions) - skipped} positions: {verdict}"
+                 f"{f'; {skipped} positions skipped' if skipped else ''} "
+                 f"({time.perf_counter() - began:.2f} s)"])
+    return EXIT_PROBLEMS if wrong or not counted else 0
+
+
+def _program_rows(session: Session, position: Position, depth: int | None, slow: bool,
+                  width: int) -> tuple[int, int, list[str]]:
+    """One position asked of the program: the counts asked, how many differ (or failed), and
+    its row (and the finding, where a count differs)."""
+    from napkit.conform.perftcheck import check_position, expected_counts
+    from napkit.conform.process import ProtocolError
+
+    state = position.state()
+    expected = expected_counts(position, state, [depth] if depth is not None else [], slow)
+    if not session.alive:
+        session.open()
+    try:
+        results = check_position(session, position, state, expected)
+    except ProtocolError as exc:
+        session.kill()
+        return 0, 1, [f"{position.id:<{width}}  {'-':>6}  {'-':>11}  FAILED: the program "
+                      f"{exc.message}"]
+    bad = [r for r in results if not r.agrees]
+    first, last = min(expected, default=0), max(expected, default=0)
+    depths = f"{first}-{last}" if first != last else f"{first}"
+    shown = "-" if not results or results[-1].got is None else f"{results[-1].got:,}"
+    if not bad:
+        return len(results), 0, [f"{position.id:<{width}}  {depths:>6}  {shown:>11}  ok"]
+    wrong = bad[0]
+    if wrong.problem:
+        verdict = f"FAILED at depth {wrong.depth}: {wrong.problem}"
+    else:
+        verdict = (f"DIFFERS at depth {wrong.depth}: {wrong.got:,} counted by the program, "
+                   f"{wrong.expected:,} expected")
+        if wrong.depth != last:
+            verdict += " (the deeper depths not asked)"
+    lines = [f"{position.id:<{width}}  {depths:>6}  {shown:>11}  {verdict}"]
+    if wrong.finding:
+        lines.append(f"{'':<{width}}  {wrong.finding}")
+    return len(results), 1, lines
 
 
 def _row(position: Position, results: Sequence[Result], width: int) -> str:

@@ -48,7 +48,7 @@ MAX_LINE = 64 * 1024 * 1024
 STDERR_KEPT = 64 * 1024  # bytes of the program's standard error kept for reports
 _ENCODER = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)  # made once
 RESPONSE_TYPES = ("hello", "ok", "legal", "accepted", "refused", "outcome", "bye", "error",
-                  "chance")
+                  "chance", "perft")
 
 
 class ProtocolError(Exception):
