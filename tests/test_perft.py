@@ -112,7 +112,8 @@ def test_the_files_are_what_the_schema_and_the_reader_accept() -> None:
     for path in published_files().values():
         doc = json.loads(path.read_text(encoding="utf-8"))
         assert doc["format"] == "napkit-perft/1"
-        assert doc["generated"]["by"] == "python conformance/generate_perft.py"
+        assert doc["generated"] == {"by": "python conformance/generate_perft.py",
+                                    "seed": generator().seed_of(path.stem)}
 
 
 @pytest.mark.parametrize("ruleset", ["classic", "peep"])
