@@ -44,15 +44,21 @@ class Choices(random.Random):
     """
 
     def __init__(self, seed: int | None = None, replay: Sequence[int] | None = None) -> None:
-        self._source = None if replay is not None else random.Random(seed)
+        source = None if replay is not None else random.Random(seed)
+        self._bits = None if source is None else source.getrandbits
         self._replay = list(replay) if replay is not None else []
         self._at = 0
         self.drawn: list[int] = []
         super().__init__(0)
 
     def _next(self, bound: int) -> int:
-        if self._source is not None:
-            value = self._source.randrange(bound)
+        if self._bits is not None:
+            # What random.Random's randrange(bound) draws (rejection on bound's bit length),
+            # without its checks: this is the fuzzer's hottest call.
+            k = bound.bit_length()
+            value = self._bits(k)
+            while value >= bound:
+                value = self._bits(k)
         elif self._at < len(self._replay):
             value = self._replay[self._at] % bound
             self._at += 1
