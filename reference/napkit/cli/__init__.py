@@ -4,6 +4,8 @@
 ``napkit validate ...``: check recorded hands and matches against their schemas and the rules;
 ``napkit perft ...``: count the legal action sequences from a position (napkit.cli.perft);
 ``napkit conform ...``: run the conformance suite against a program (napkit.conform.cli);
+``napkit fuzz ...``: random hands through a program and the engine, the first disagreement
+shrunk to a reproducer (napkit.conform.fuzzcli);
 ``napkit report merge ...``: join the JSON reports of a sharded conform run into the whole
 run's (napkit.conform.reportcli);
 ``napkit adapter``: the reference engine behind the adapter protocol (napkit.adapter).
@@ -39,7 +41,8 @@ def _parser() -> argparse.ArgumentParser:
     parser = Parser(prog="napkit", description="The reference rules kit for Nap.",
                     epilog="examples:\n  napkit rules show pagat\n"
                            "  napkit play pagat --players 4 --seat 0 --seed 1\n"
-                           "  napkit conform -- node my-nap.js\n\n"
+                           "  napkit conform -- node my-nap.js\n"
+                           "  napkit fuzz --seconds 60 -- node my-nap.js\n\n"
                            "'napkit COMMAND --help' shows each command's options.",
                     formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--version", action="version", version=f"napkit {__version__}")
