@@ -70,6 +70,8 @@ def test_the_installed_tool_works_outside_the_checkout(installed: Path, tmp_path
     records = run(installed, "record", "peep", "--hands", "3", "--seed", "4", cwd=tmp_path)
     checked = run(installed, "validate", "-", cwd=tmp_path, stdin=records)
     assert "3 records: 3 valid, 0 invalid" in checked
+    counted = run(installed, "perft", "classic", cwd=tmp_path)  # the published perft counts
+    assert "all " in counted.splitlines()[-1] and "published counts agree" in counted
 
 
 def test_the_installed_tool_checks_another_program(installed: Path, tmp_path: Path) -> None:
