@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from napkit.adapter import Adapter
 from napkit.conform.fastschema import definition_problems
-from napkit.conform.process import ProtocolError, Session, response_problem
+from napkit.conform.process import RESPONSE_TYPES, ProtocolError, Session, response_problem
 from napkit.conform.report import (
     Progress,
     Run,
@@ -292,8 +292,10 @@ def test_response_checks_agree_with_the_schema(response: dict[str, Any]) -> None
         verdict = definition_problems(f"adapter.schema.json#/$defs/response-{kind}", response)
         assert (problem is None) == (verdict == []), (problem, verdict)
     else:
-        assert problem == ("$.type", "unknown response type 'goodbye' (one of hello, ok, legal, "
-                                     "accepted, refused, outcome, bye, error, chance)")
+        assert problem == ("$.type", "unknown response type 'goodbye' (one of "
+                                     f"{', '.join(RESPONSE_TYPES)})")
+        assert RESPONSE_TYPES[:8] == ("hello", "ok", "legal", "accepted", "refused", "outcome",
+                                      "bye", "error")
 
 
 # --- reports -------------------------------------------------------------------------------------
