@@ -17,9 +17,12 @@ case comes: a few hundred milliseconds once per run). The ways take turns within
 so that a busy spell of a shared machine slows both; each figure is the best of the repeats.
 
 Besides cases per second it prints the CPU seconds of the harness (this process: its threads
-share one interpreter lock) and of the adapter processes, and the machine's load average
-before and after: two processes cannot run twice as fast on two cores that something else is
-using. Target (issue 15): -j 2 close to 2x on two cores.
+share one interpreter lock) and of the adapter processes, the machine's load average before
+and after, and in each repeat its *capacity*: how many times one process's work two processes
+spinning a Python loop side by side get done in the same time. Two processes cannot run twice
+as fast on two cores that something else is using: on a shared machine the capacity swings
+from under 1x to 2x from one minute to the next, and a ratio means something only beside it.
+Target (issue 15): -j 2 close to 2x on two idle cores.
 """
 
 from __future__ import annotations
@@ -61,13 +64,40 @@ def time_run(cases: Sequence[Case], jobs: int) -> tuple[float, float, float, lis
     return wall, cpu, children_cpu() - children_before, results
 
 
-def measure(cases: Sequence[Case], jobs: Sequence[int], repeats: int) -> dict[
-        int, tuple[float, float, float]]:
+def spin(count: int) -> float:
+    """Seconds to count to ``count`` in a Python loop: a fixed piece of pure CPU work."""
+    began = time.perf_counter()
+    total = 0
+    for i in range(count):
+        total += i
+    return time.perf_counter() - began
+
+
+def capacity(jobs: int, count: int = 3_000_000) -> float:
+    """How many times the work of one process ``jobs`` processes do in the same time, each
+    spinning (:func:`spin`) on its own: ``jobs`` on idle cores, less on a busy machine. The
+    ceiling of any speed-up measured at the same moment."""
+    import multiprocessing
+
+    alone = spin(count)
+    with multiprocessing.get_context("fork").Pool(jobs) as pool:
+        began = time.perf_counter()
+        pool.map(spin, [count] * jobs)
+        together = time.perf_counter() - began
+    return jobs * alone / together
+
+
+def measure(cases: Sequence[Case], jobs: Sequence[int], repeats: int,
+            capacities: list[float] | None = None) -> dict[int, tuple[float, float, float]]:
     """Best (wall, harness CPU, adapters' CPU) of ``repeats`` for each number of jobs, taking
-    turns; SystemExit if a run does not pass every case or differs from the first."""
+    turns; SystemExit if a run does not pass every case or differs from the first. The
+    machine's :func:`capacity` for the most jobs is measured in each repeat, into
+    ``capacities``."""
     best: dict[int, tuple[float, float, float]] = {}
     first: list[tuple[str, str]] | None = None
     for _ in range(repeats):
+        if capacities is not None:
+            capacities.append(capacity(max(jobs)))
         for n in jobs:
             wall, cpu, child, results = time_run(cases, n)
             passed = sum(r.status == PASSED for r in results)
@@ -104,13 +134,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"{len(cases)} cases of {root}" + (f" ({len(problems)} bad files left out)"
                                              if problems else "")
           + f"; {cores()} cores; load average {load:.2f}; best of {args.repeats}")
-    best = measure(cases, (1, args.jobs), args.repeats)
+    capacities: list[float] = []
+    best = measure(cases, (1, args.jobs), args.repeats, capacities)
     for n, (wall, cpu, child) in best.items():
         print(f"-j {n}  {len(cases) / wall:8.0f} cases/s  ({wall:.2f} s; CPU: harness "
               f"{cpu:.2f} s, adapters {child:.2f} s)")
     ratio = best[1][0] / best[args.jobs][0]
     print(f"-j {args.jobs}/-j 1 throughput: {ratio:.2f}x (target: close to {args.jobs}x on "
           f"{args.jobs} idle cores); load average after {os.getloadavg()[0]:.2f}")
+    print(f"the machine's capacity for {args.jobs} CPU-bound processes meanwhile: "
+          f"{', '.join(f'{c:.2f}x' for c in capacities)} (its ceiling)")
     return 0
 
 

@@ -27,7 +27,7 @@ from typing import Any
 
 import pytest
 from napkit.cli import main
-from napkit.conform.parallel import Pool, cores, parse_jobs, parse_shard, shard
+from napkit.conform.parallel import Pool, ProcessPool, cores, parse_jobs, parse_shard, shard
 from napkit.conform.process import Session, in_process_opener
 from napkit.conform.runner import CaseResult, run_suite
 from napkit.conform.shards import cases_digest
@@ -233,6 +233,85 @@ def test_an_exception_in_the_caller_aborts_every_worker() -> None:
 def test_pool_refuses_no_workers() -> None:
     with pytest.raises(ValueError, match="at least one worker"):
         Pool([])
+    with pytest.raises(ValueError, match="at least one worker"):
+        ProcessPool(0, lambda k: k)
+
+
+posix = pytest.mark.skipif(os.name != "posix", reason="forks: POSIX only")
+
+
+@posix
+def test_the_process_pool_keeps_the_order_and_uses_its_processes() -> None:
+    delays = random.Random(5).choices([0.0, 0.002], k=60)
+
+    def work(worker: tuple[int, int], n: int) -> tuple[int, int, int]:
+        time.sleep(delays[n])
+        return worker[0], os.getpid(), n * n
+
+    with ProcessPool(2, lambda k: (k, os.getpid())) as pool:
+        results = list(pool.map(work, range(60)))
+    assert [square for _, _, square in results] == [n * n for n in range(60)]
+    assert {k for k, _, _ in results} == {0, 1}
+    assert os.getpid() not in {pid for _, pid, _ in results}
+
+
+@posix
+def test_the_process_pool_raises_a_failure_at_its_place_and_stops() -> None:
+    def work(_worker: None, n: int) -> int:
+        if n == 7:
+            raise KeyError("seven")
+        return n
+
+    got: list[int] = []
+    with pytest.raises(KeyError, match="seven"), ProcessPool(2, lambda k: None) as pool:
+        got.extend(pool.map(work, itertools.count()))  # endless: the failure ends it
+    assert got == list(range(7))
+
+
+@posix
+def test_a_worker_process_that_dies_fails_its_items(tmp_path: Path) -> None:
+    def work(_worker: None, n: int) -> int:
+        if n == 3:
+            os._exit(9)  # the process dies, taking its items with it
+        return n
+
+    got: list[int] = []
+    with pytest.raises(RuntimeError, match="worker process ended"), ProcessPool(
+            2, lambda k: None) as pool:
+        got.extend(pool.map(work, range(40)))
+    assert got == [0, 1, 2]
+
+
+@posix
+def test_ctrl_c_aborts_the_worker_processes(tmp_path: Path) -> None:
+    """An exception in the caller: each process is sent SIGTERM, calls abort (here: leaves a
+    file) and ends, though its work would have slept a minute; close is for a normal end."""
+    def work(worker: int, n: int) -> int:
+        if n > 1:
+            (tmp_path / f"sleeping-{worker}").write_text("", encoding="utf-8")
+            time.sleep(60)
+        return n
+
+    def abort(k: int) -> None:
+        (tmp_path / f"aborted-{k}").write_text("", encoding="utf-8")
+
+    def close(k: int) -> None:
+        (tmp_path / f"closed-{k}").write_text("", encoding="utf-8")
+
+    began = time.monotonic()
+    with pytest.raises(KeyboardInterrupt), ProcessPool(2, lambda k: k, close=close,
+                                                       abort=abort) as pool:
+        for n in pool.map(work, range(10)):
+            while n == 1 and len(list(tmp_path.iterdir())) < 2:  # both at work
+                time.sleep(0.01)
+            if n == 1:
+                raise KeyboardInterrupt
+    assert time.monotonic() - began < 20
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["aborted-0", "aborted-1",
+                                                          "sleeping-0", "sleeping-1"]
+    with ProcessPool(2, lambda k: k, close=close, abort=abort) as pool:
+        assert list(pool.map(lambda _w, n: n, range(4))) == [0, 1, 2, 3]
+    assert {"closed-0", "closed-1"} <= {p.name for p in tmp_path.iterdir()}
 
 
 # --- shards -------------------------------------------------------------------------------------

@@ -11,6 +11,9 @@ thread: the items are worked in the caller's thread, one after another, as witho
 
 Threads are enough when the work waits on other processes (``select`` and pipe reads release
 the GIL): ``benchmarks/conform_parallel.py`` measures ``napkit conform -j 2`` against ``-j 1``.
+Where the work is mostly Python of its own (an oracle engine played in process, say), one
+interpreter lock would hold N threads to one core: :class:`ProcessPool` has the same ``map``,
+each worker made and used in a process of its own, forked from this one (POSIX only).
 
 :func:`shard` is the K-th of N slices of a sequence of items (every N-th item, from the K-th),
 so that N machines of a CI matrix between them do every item exactly once;
@@ -26,17 +29,18 @@ so that N machines of a CI matrix between them do every item exactly once;
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from types import TracebackType
-from typing import Generic, TypeVar, cast
+from typing import Any, Generic, TypeVar, cast
 
 W = TypeVar("W")
 T = TypeVar("T")
 R = TypeVar("R")
 
-__all__ = ["Pool", "cores", "parse_jobs", "parse_shard", "shard"]
+__all__ = ["Pool", "ProcessPool", "cores", "parse_jobs", "parse_shard", "shard"]
 
 
 class Pool(Generic[W]):
@@ -189,6 +193,185 @@ class _State(Generic[T]):
         """Whether the result of item ``index`` will never come: no item of that index will be
         read (the items have ended before it), or no thread is left to work it."""
         return (self.exhausted and index >= self.taken) or self.running == 0
+
+
+# --- workers in processes of their own ------------------------------------------------------------
+class ProcessPool(Generic[W]):
+    """:class:`Pool`'s ordered ``map``, each of ``count`` workers in a process of its own.
+
+    ``with ProcessPool(count, make, close=..., abort=...) as pool: for r in pool.map(work,
+    items): ...``. Each process is forked from this one when ``map`` begins (so ``make`` and
+    ``work`` may be closures, and see this process's data as it was then). It makes its worker
+    with ``make(k)`` (``k`` from 0), which should start nothing that would outlive the process
+    (a program: ``work`` starts those, where ``abort`` can reach them); runs ``work(worker,
+    item)`` for each item it is sent; and at the end calls ``close(worker)``. On an abort (an
+    exception in the caller, Ctrl-C above all) each process is sent SIGTERM, calls
+    ``abort(worker)`` (which must end at once: kill the worker's program) and exits. Items,
+    results and exceptions go between the processes pickled. The items are read as
+    :class:`Pool` reads them, and an exception raised by ``work`` is raised at its item's place
+    (one that cannot be pickled as a RuntimeError that names it). A worker process that dies
+    fails the items it had with RuntimeError.
+
+    The processes ignore SIGINT (Ctrl-C reaches this one, which aborts them). A process
+    forked while other threads run may find their locks held: begin ``map`` before starting
+    any thread that holds one. Only one ``map`` per pool.
+    """
+
+    def __init__(self, count: int, make: Callable[[int], W], *,
+                 close: Callable[[W], None] | None = None,
+                 abort: Callable[[W], None] | None = None, ahead: int | None = None) -> None:
+        if count < 1:
+            raise ValueError("a pool needs at least one worker")
+        self.count = count
+        self.make = make
+        self.close_worker = close
+        self.abort_worker = abort
+        self.ahead = ahead if ahead is not None else 16 * count
+        if self.ahead < 1:
+            raise ValueError("ahead must be 1 or more")
+        self._children: list[tuple[Any, Any]] = []  # (process, connection)
+
+    def __enter__(self) -> ProcessPool[W]:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> None:
+        if kind is not None and not issubclass(kind, GeneratorExit):
+            self._end(abort=True)
+        else:
+            try:
+                self._end(abort=False)
+            except BaseException:  # a second Ctrl-C while they say goodbye
+                self._end(abort=True)
+                raise
+
+    def _end(self, abort: bool) -> None:
+        import signal
+
+        for process, connection in self._children:
+            if abort:
+                if process.is_alive() and process.pid is not None:
+                    with contextlib.suppress(ProcessLookupError):
+                        os.kill(process.pid, signal.SIGTERM)
+            else:
+                with contextlib.suppress(OSError, ValueError):
+                    connection.send(None)
+        for process, connection in self._children:
+            process.join(5 if abort else None)
+            if process.is_alive():
+                process.kill()
+                process.join()
+            connection.close()
+        self._children = []
+
+    def map(self, work: Callable[[W, T], R], items: Iterable[T]) -> Iterator[R]:
+        """``work(worker, item)`` for each item, each in one of the processes, yielded in the
+        items' order."""
+        import multiprocessing
+        from multiprocessing.connection import wait
+
+        context = multiprocessing.get_context("fork")
+        for k in range(self.count):
+            mine, theirs = context.Pipe()
+            process = context.Process(target=_child, args=(theirs, k, self.make, work,
+                                                           self.close_worker,
+                                                           self.abort_worker),
+                                      name=f"napkit-worker-{k + 1}", daemon=True)
+            process.start()
+            theirs.close()
+            self._children.append((process, mine))
+        source = iter(items)
+        outstanding: dict[Any, list[int]] = {c: [] for _, c in self._children}
+        done: dict[int, tuple[bool, object]] = {}
+        taken = index = 0
+        exhausted = False
+        while True:
+            # Keep every process two items ahead (one in hand, one waiting), within ``ahead``.
+            for connection, held in list(outstanding.items()):
+                while not exhausted and len(held) < 2 and taken - index < self.ahead:
+                    try:
+                        item = next(source)
+                    except StopIteration:
+                        exhausted = True
+                        break
+                    held.append(taken)
+                    taken += 1
+                    try:
+                        connection.send((held[-1], item))
+                    except OSError:  # the process has died (a broken pipe)
+                        exhausted |= _lost(outstanding, connection, done)
+                        break
+            if index in done:
+                ok, value = done.pop(index)
+                index += 1
+                if not ok:
+                    assert isinstance(value, BaseException)
+                    raise value
+                yield cast(R, value)
+                continue
+            busy = [c for c, held in outstanding.items() if held]
+            if not busy:
+                return  # every item read has been yielded
+            for ready in wait(busy, timeout=1.0):
+                connection = cast(Any, ready)
+                held = outstanding[connection]
+                try:
+                    number, ok, value = connection.recv()
+                except (EOFError, OSError):  # the process has died
+                    exhausted |= _lost(outstanding, connection, done)
+                    continue
+                held.remove(number)
+                done[number] = (ok, value)
+
+
+def _lost(outstanding: dict[Any, list[int]], connection: Any,
+          done: dict[int, tuple[bool, object]]) -> bool:
+    """A worker process has died: the items it had fail, and it gets no more. Whether no
+    process is left."""
+    for number in outstanding.pop(connection):
+        done[number] = (False, RuntimeError("a worker process ended before it had done its "
+                                            "work"))
+    return not outstanding
+
+
+def _child(connection: Any, k: int, make: Callable[[int], W], work: Callable[[W, T], R],
+           close: Callable[[W], None] | None, abort: Callable[[W], None] | None) -> None:
+    """A worker process: make the worker, work the items sent until told to stop."""
+    import pickle
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
+    made: list[W] = []
+
+    def aborted(_signum: int, _frame: object) -> None:
+        if abort is not None and made:
+            abort(made[0])
+        os._exit(130)
+
+    signal.signal(signal.SIGTERM, aborted)
+    made.append(make(k))
+    worker = made[0]
+    try:
+        while True:
+            try:
+                message = connection.recv()
+            except (EOFError, OSError):
+                return
+            if message is None:
+                return
+            number, item = message
+            try:
+                answer: tuple[int, bool, object] = (number, True, work(worker, item))
+            except BaseException as exc:
+                answer = (number, False, exc)
+            try:
+                connection.send(answer)
+            except (pickle.PicklingError, TypeError, AttributeError) as exc:
+                connection.send((number, False, RuntimeError(
+                    f"the result of item {number} cannot be sent between processes: {exc}")))
+    finally:
+        if close is not None:
+            close(worker)
 
 
 # --- slices for several machines ---------------------------------------------------------------
