@@ -40,12 +40,27 @@ def _action_validator() -> Draft202012Validator:
     return Draft202012Validator(inlined(resolved.contents, resolved.resolver))
 
 
-_ACTIONS: dict[str, bool] = {}
+_ACTIONS: dict[object, bool] = {}
+
+
+def _action_key(action: object) -> object:
+    """What an action is remembered by: for an object of plain values (all but a buy and a
+    chance action's pack) its items with each value's type (1 and true are not the same),
+    which is quicker to make than its JSON; else its JSON with sorted keys."""
+    if type(action) is dict:
+        key = tuple(sorted((k, type(v), v) for k, v in action.items()))
+        try:
+            hash(key)
+        except TypeError:  # a list in it
+            pass
+        else:
+            return key
+    return json.dumps(action, sort_keys=True, separators=(",", ":"))
 
 
 def action_valid(action: object) -> bool:
-    """Whether ``action`` is valid under action.schema.json (remembered by its JSON)."""
-    key = json.dumps(action, sort_keys=True, separators=(",", ":"))
+    """Whether ``action`` is valid under action.schema.json (remembered, see _action_key)."""
+    key = _action_key(action)
     known = _ACTIONS.get(key)
     if known is None:
         rs = _rs_validator("action.schema.json")
