@@ -1,6 +1,7 @@
 """``napkit conform -j 2`` against ``-j 1``: cases per second through the adapter protocol with
 one and with two processes of the reference adapter (``python -m napkit.adapter``), measured in
-the same run, and the ratio.
+the same run, and the ratio; with two, both ways of sharing the harness: worker processes
+(what ``napkit conform`` does where the system forks) and threads of one process.
 
 Run from the repository root::
 
@@ -8,13 +9,15 @@ Run from the repository root::
     .venv/bin/python benchmarks/conform_parallel.py --repeats 5 --jobs 4
     .venv/bin/python benchmarks/conform_parallel.py --ruleset pagat     # a part of the suite
 
-Each way runs the very same cases through the very same harness as ``napkit conform``
-(:func:`napkit.conform.runner.run_suite`, whose several sessions share the cases among threads
-with :class:`napkit.conform.parallel.Pool`); every run must pass every case and give the
-same results in the same order, or the benchmark stops. The programs are started and their
-handshakes done before the clock starts (``napkit conform`` starts the others as their first
-case comes: a few hundred milliseconds once per run). The ways take turns within each repeat,
-so that a busy spell of a shared machine slows both; each figure is the best of the repeats.
+Each way runs the very same cases through the very same harness as ``napkit conform``:
+:func:`napkit.conform.runner.run_suite` with one session, or with several that share the cases
+among threads (:class:`napkit.conform.parallel.Pool`), and
+:func:`~napkit.conform.runner.run_suite_in_processes`, each session in a forked worker
+process (:class:`~napkit.conform.parallel.ProcessPool`). Every run must pass every case and
+give the same results in the same order, or the benchmark stops. As napkit conform times a
+run, the clock starts after the first program's handshake, and starting the others (as their
+first case comes) is part of the run. The ways take turns within each repeat, so that a busy
+spell of a shared machine slows each; each figure is the best of the repeats.
 
 Besides cases per second it prints the CPU seconds of the harness (this process: its threads
 share one interpreter lock) and of the adapter processes, the machine's load average before
@@ -36,9 +39,9 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from napkit.conform.cli import reference_command
-from napkit.conform.parallel import cores
+from napkit.conform.parallel import ProcessPool, cores
 from napkit.conform.process import Session, process_opener
-from napkit.conform.runner import PASSED, CaseResult, run_suite
+from napkit.conform.runner import PASSED, CaseResult, run_suite, run_suite_in_processes
 from napkit.conform.suite import Case, Filters, default_suite_dir, load_suite, select
 
 
@@ -47,20 +50,37 @@ def children_cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def time_run(cases: Sequence[Case], jobs: int) -> tuple[float, float, float, list[CaseResult]]:
-    """(wall seconds, harness CPU seconds, adapters' CPU seconds, results) of one run of the
-    cases on ``jobs`` processes of the reference adapter, started beforehand."""
-    sessions = [Session(process_opener(reference_command()), timeout=30.0) for _ in range(jobs)]
-    hello = None
-    for session in sessions:
-        hello = session.open()
-    assert hello is not None
+WAYS = ("-j 1", "processes", "threads")
+
+
+def time_run(cases: Sequence[Case], way: str, jobs: int) -> tuple[
+        float, float, float, list[CaseResult]]:
+    """(wall seconds, CPU seconds of this process, CPU seconds of its children, results) of
+    one run of the cases as ``napkit conform`` runs them: ``-j 1`` (one program), or ``-j
+    jobs`` with each program and its share of the harness in a worker process (what napkit
+    conform does where the system forks) or in a thread of this process. As napkit conform
+    times its runs, the clock starts after the first program's handshake: starting the others
+    is part of the run."""
+    def session() -> Session:
+        return Session(process_opener(reference_command()), timeout=30.0)
+
+    first = session()
+    hello = first.open()
     children_before = children_cpu()
     began, cpu = time.perf_counter(), time.process_time()
-    results = run_suite(cases, sessions if jobs > 1 else sessions[0], hello.supports)
+    if way == "-j 1":
+        results = run_suite(cases, first, hello.supports)
+        others: list[Session] = []
+    elif way == "processes":
+        first.close()
+        results, _ = run_suite_in_processes(cases, session, jobs, hello.supports)
+    else:
+        others = [session() for _ in range(jobs - 1)]
+        results = run_suite(cases, [first, *others], hello.supports)
     wall, cpu = time.perf_counter() - began, time.process_time() - cpu
-    for session in sessions:
-        session.close()
+    if way != "processes":
+        for each in [first, *others]:
+            each.close()
     return wall, cpu, children_cpu() - children_before, results
 
 
@@ -73,43 +93,46 @@ def spin(count: int) -> float:
     return time.perf_counter() - began
 
 
-def capacity(jobs: int, count: int = 3_000_000) -> float:
+def capacity(jobs: int, count: int = 10_000_000) -> float:
     """How many times the work of one process ``jobs`` processes do in the same time, each
     spinning (:func:`spin`) on its own: ``jobs`` on idle cores, less on a busy machine. The
     ceiling of any speed-up measured at the same moment."""
-    import multiprocessing
-
     alone = spin(count)
-    with multiprocessing.get_context("fork").Pool(jobs) as pool:
-        began = time.perf_counter()
-        pool.map(spin, [count] * jobs)
-        together = time.perf_counter() - began
+
+    def timed(_worker: None, n: int) -> tuple[float, float]:
+        time.sleep(0.05)  # till every process is forked
+        began = time.perf_counter()  # CLOCK_MONOTONIC: one clock for every process
+        spin(n)
+        return began, time.perf_counter()
+
+    with ProcessPool(jobs, lambda _k: None) as pool:
+        spans = list(pool.map(timed, [count] * jobs))
+    together = max(end for _, end in spans) - min(began for began, _ in spans)
     return jobs * alone / together
 
 
-def measure(cases: Sequence[Case], jobs: Sequence[int], repeats: int,
-            capacities: list[float] | None = None) -> dict[int, tuple[float, float, float]]:
-    """Best (wall, harness CPU, adapters' CPU) of ``repeats`` for each number of jobs, taking
-    turns; SystemExit if a run does not pass every case or differs from the first. The
-    machine's :func:`capacity` for the most jobs is measured in each repeat, into
-    ``capacities``."""
-    best: dict[int, tuple[float, float, float]] = {}
-    first: list[tuple[str, str]] | None = None
+def measure(cases: Sequence[Case], jobs: int, repeats: int, ways: Sequence[str] = WAYS,
+            capacities: list[float] | None = None) -> dict[str, tuple[float, float, float]]:
+    """Best (wall, CPU here, CPU of the children) of ``repeats`` for each way, taking turns;
+    SystemExit if a run does not pass every case or differs from the first. The machine's
+    :func:`capacity` for ``jobs`` processes is measured in each repeat, into ``capacities``."""
+    best: dict[str, tuple[float, float, float]] = {}
+    first: list[tuple[str, str, str]] | None = None
     for _ in range(repeats):
         if capacities is not None:
-            capacities.append(capacity(max(jobs)))
-        for n in jobs:
-            wall, cpu, child, results = time_run(cases, n)
+            capacities.append(capacity(jobs))
+        for way in ways:
+            wall, cpu, child, results = time_run(cases, way, jobs)
             passed = sum(r.status == PASSED for r in results)
             if passed != len(cases):
-                raise SystemExit(f"-j {n}: only {passed} of {len(cases)} cases passed")
-            outcome = [(r.id, r.status) for r in results]
+                raise SystemExit(f"{way}: only {passed} of {len(cases)} cases passed")
+            outcome = [(r.id, r.status, r.message) for r in results]
             if first is None:
                 first = outcome
             elif outcome != first:
-                raise SystemExit(f"-j {n}: the results differ from the first run's")
-            if n not in best or wall < best[n][0]:
-                best[n] = (wall, cpu, child)
+                raise SystemExit(f"{way}: the results differ from the first run's")
+            if way not in best or wall < best[way][0]:
+                best[way] = (wall, cpu, child)
     return best
 
 
@@ -135,15 +158,18 @@ def main(argv: Sequence[str] | None = None) -> int:
                                              if problems else "")
           + f"; {cores()} cores; load average {load:.2f}; best of {args.repeats}")
     capacities: list[float] = []
-    best = measure(cases, (1, args.jobs), args.repeats, capacities)
-    for n, (wall, cpu, child) in best.items():
-        print(f"-j {n}  {len(cases) / wall:8.0f} cases/s  ({wall:.2f} s; CPU: harness "
-              f"{cpu:.2f} s, adapters {child:.2f} s)")
-    ratio = best[1][0] / best[args.jobs][0]
-    print(f"-j {args.jobs}/-j 1 throughput: {ratio:.2f}x (target: close to {args.jobs}x on "
+    best = measure(cases, args.jobs, args.repeats, capacities=capacities)
+    names = {"-j 1": "-j 1", "processes": f"-j {args.jobs} (worker processes: napkit conform)",
+             "threads": f"-j {args.jobs} (threads of one process)"}
+    for way, (wall, cpu, child) in best.items():
+        print(f"{names[way]:<42} {len(cases) / wall:6.0f} cases/s  ({wall:.2f} s; CPU: this "
+              f"process {cpu:.2f} s, its children {child:.2f} s)")
+    one = best["-j 1"][0]
+    print(f"throughput against -j 1: worker processes {one / best['processes'][0]:.2f}x, "
+          f"threads {one / best['threads'][0]:.2f}x (target: close to {args.jobs}x on "
           f"{args.jobs} idle cores); load average after {os.getloadavg()[0]:.2f}")
-    print(f"the machine's capacity for {args.jobs} CPU-bound processes meanwhile: "
-          f"{', '.join(f'{c:.2f}x' for c in capacities)} (its ceiling)")
+    print(f"the machine's capacity for {args.jobs} CPU-bound processes, in each repeat: "
+          f"{', '.join(f'{c:.2f}x' for c in capacities)} (the ceiling of any ratio above)")
     return 0
 
 

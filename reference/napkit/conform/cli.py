@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from napkit.cli.files import OutputFile, refuse_clashes
-from napkit.conform.parallel import Pool, parse_jobs, parse_shard, shard
+from napkit.conform.parallel import Pool, can_fork, parse_jobs, parse_shard, shard
 from napkit.conform.process import (
     Channel,
     ProtocolError,
@@ -33,7 +33,7 @@ from napkit.conform.process import (
     process_opener,
 )
 from napkit.conform.report import Progress, Run, Selection, summary_lines, write_reports
-from napkit.conform.runner import run_suite, timeouts_in_a_row
+from napkit.conform.runner import run_suite, run_suite_in_processes, timeouts_in_a_row
 from napkit.conform.suite import (
     KINDS,
     Case,
@@ -339,7 +339,8 @@ def _open_reports(reports: list[tuple[str, str, str]], outputs: contextlib.ExitS
 def _run(args: argparse.Namespace, chosen: list[Case], expected: Expected, suite: str,
          notes: list[str], human: TextIO, filters: Filters | None = None) -> Run | None:
     """Start the program, run the chosen cases (the ``--shard`` of them) on it, on
-    ``args.jobs`` processes of it at once (the first started here, the others as their first
+    ``args.jobs`` processes of it at once (the first started here for the handshake, the
+    others, each in a worker process of the harness where the system forks, as their first
     case comes), end it; None if it cannot be started. What is said for people goes to
     ``human``."""
     from napkit.conform.shards import cases_digest, filters_json
@@ -374,18 +375,27 @@ def _run(args: argparse.Namespace, chosen: list[Case], expected: Expected, suite
              f"{selection.cases}, fewer than the shards")
     progress = Progress(len(chosen), enabled=not args.quiet)
     began = time.perf_counter()
+    said: list[str] = []  # what the programs did wrong as they were told goodbye
     try:
-        results = run_suite(chosen, sessions if jobs > 1 else session, hello.supports,
-                            expected.classify, progress.update, args.exitfirst,
-                            args.max_timeouts)
+        if jobs > 1 and can_fork():  # each program and its share of the harness in a process
+            said.append(session.close())  # the handshake was this one's work
+            results, closing = run_suite_in_processes(
+                chosen, lambda: Session(opener, args.timeout, args.start_timeout), jobs,
+                hello.supports, expected.classify, progress.update, args.exitfirst,
+                args.max_timeouts)
+            said += closing
+        else:  # one program, or several in threads of this process
+            results = run_suite(chosen, sessions if jobs > 1 else session, hello.supports,
+                                expected.classify, progress.update, args.exitfirst,
+                                args.max_timeouts)
     except BaseException:  # Ctrl-C above all: the program must not outlive the run
         for each in sessions:
             each.kill()
         raise
     finally:
         progress.finish()
-    for note in _close(sessions):
-        if f"the program {note}" not in notes:
+    for note in said + _close(sessions):
+        if note and f"the program {note}" not in notes:
             notes.append(f"the program {note}")
     run = Run(results, program, command, suite, time.perf_counter() - began, len(chosen),
               notes, selection=selection, shard=args.shard, jobs=jobs)

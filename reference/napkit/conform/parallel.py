@@ -40,7 +40,7 @@ W = TypeVar("W")
 T = TypeVar("T")
 R = TypeVar("R")
 
-__all__ = ["Pool", "ProcessPool", "cores", "parse_jobs", "parse_shard", "shard"]
+__all__ = ["Pool", "ProcessPool", "can_fork", "cores", "parse_jobs", "parse_shard", "shard"]
 
 
 class Pool(Generic[W]):
@@ -204,7 +204,8 @@ class ProcessPool(Generic[W]):
     ``work`` may be closures, and see this process's data as it was then). It makes its worker
     with ``make(k)`` (``k`` from 0), which should start nothing that would outlive the process
     (a program: ``work`` starts those, where ``abort`` can reach them); runs ``work(worker,
-    item)`` for each item it is sent; and at the end calls ``close(worker)``. On an abort (an
+    item)`` for each item it is sent; and at the end calls ``close(worker)``, whose value (it
+    must pickle) is kept, each process's in its place, in :attr:`closed`. On an abort (an
     exception in the caller, Ctrl-C above all) each process is sent SIGTERM, calls
     ``abort(worker)`` (which must end at once: kill the worker's program) and exits. Items,
     results and exceptions go between the processes pickled. The items are read as
@@ -218,7 +219,7 @@ class ProcessPool(Generic[W]):
     """
 
     def __init__(self, count: int, make: Callable[[int], W], *,
-                 close: Callable[[W], None] | None = None,
+                 close: Callable[[W], object] | None = None,
                  abort: Callable[[W], None] | None = None, ahead: int | None = None) -> None:
         if count < 1:
             raise ValueError("a pool needs at least one worker")
@@ -230,6 +231,9 @@ class ProcessPool(Generic[W]):
         if self.ahead < 1:
             raise ValueError("ahead must be 1 or more")
         self._children: list[tuple[Any, Any]] = []  # (process, connection)
+        #: What ``close`` returned in each process, by ``k`` (None where it was not called:
+        #: an abort, a process that died), once the ``with`` block is over.
+        self.closed: list[object] = []
 
     def __enter__(self) -> ProcessPool[W]:
         return self
@@ -256,7 +260,15 @@ class ProcessPool(Generic[W]):
             else:
                 with contextlib.suppress(OSError, ValueError):
                     connection.send(None)
-        for process, connection in self._children:
+        self.closed = [None] * len(self._children)
+        for k, (process, connection) in enumerate(self._children):
+            if not abort:
+                with contextlib.suppress(EOFError, OSError):
+                    while True:  # results still on their way, then what close returned
+                        message = connection.recv()
+                        if message[0] == "closed":
+                            self.closed[k] = message[1]
+                            break
             process.join(5 if abort else None)
             if process.is_alive():
                 process.kill()
@@ -335,7 +347,7 @@ def _lost(outstanding: dict[Any, list[int]], connection: Any,
 
 
 def _child(connection: Any, k: int, make: Callable[[int], W], work: Callable[[W, T], R],
-           close: Callable[[W], None] | None, abort: Callable[[W], None] | None) -> None:
+           close: Callable[[W], object] | None, abort: Callable[[W], None] | None) -> None:
     """A worker process: make the worker, work the items sent until told to stop."""
     import pickle
     import signal
@@ -370,8 +382,9 @@ def _child(connection: Any, k: int, make: Callable[[int], W], work: Callable[[W,
                 connection.send((number, False, RuntimeError(
                     f"the result of item {number} cannot be sent between processes: {exc}")))
     finally:
-        if close is not None:
-            close(worker)
+        value = close(worker) if close is not None else None
+        with contextlib.suppress(OSError, pickle.PicklingError, TypeError, AttributeError):
+            connection.send(("closed", value))
 
 
 # --- slices for several machines ---------------------------------------------------------------
@@ -396,6 +409,13 @@ def parse_shard(text: str) -> tuple[int, int]:
         raise argparse.ArgumentTypeError(
             f"a shard is K/N, the K-th of N slices with 1 <= K <= N (1/4, 2/4...), not {text!r}")
     return index, count
+
+
+def can_fork() -> bool:
+    """Whether :class:`ProcessPool` can run here (a system that forks: not Windows)."""
+    import multiprocessing
+
+    return "fork" in multiprocessing.get_all_start_methods()
 
 
 def cores() -> int:

@@ -20,11 +20,11 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 from functools import partial
 from typing import Any
 
-from napkit.conform.parallel import Pool
+from napkit.conform.parallel import Pool, ProcessPool
 from napkit.conform.process import ProtocolError, Session
 from napkit.conform.suite import Case
 from napkit.conform.support import skip_reason
@@ -386,17 +386,54 @@ def run_suite(cases: Sequence[Case], session: Session | Sequence[Session],
     only."""
     sessions = [session] if isinstance(session, Session) else list(session)
     workers = [_Worker(s) for s in sessions]
-    results: list[CaseResult] = []
     with Pool(workers, abort=_Worker.abort) as pool:
-        for attempt in pool.map(_Worker.attempt, _items(cases, supports)):
-            result = classify(attempt)
-            results.append(result)
-            on_result(result)
-            if exitfirst and result.bad:
-                break
-            if max_timeouts and result.problem == TIMEOUT and (
-                    timeouts_in_a_row(results) >= max_timeouts):
-                break
+        return _collect(pool.map(_Worker.attempt, _items(cases, supports)), classify,
+                        on_result, exitfirst, max_timeouts)
+
+
+def run_suite_in_processes(cases: Sequence[Case], make_session: Callable[[], Session],
+                           jobs: int, supports: Mapping[str, Any],
+                           classify: Callable[[CaseResult], CaseResult] = lambda r: r,
+                           on_result: Callable[[CaseResult], None] = lambda r: None,
+                           exitfirst: bool = False, max_timeouts: int = 0) -> tuple[
+                               list[CaseResult], list[str]]:
+    """:func:`run_suite` on ``jobs`` sessions made by ``make_session``, each in a worker
+    process of its own (:class:`napkit.conform.parallel.ProcessPool`: forked, POSIX only),
+    which starts its program when its first case comes: the harness's own work (writing,
+    reading and checking the answers) then runs on as many cores as the programs, where
+    threads would share one interpreter lock. The results are the same, in the same order;
+    ``classify``, ``on_result`` and the stops run here, in order. Also returned: what
+    :meth:`Session.close` said of each program that did not take its leave properly."""
+    items = _items(cases, supports)
+
+    def work(worker: _Worker, index: int) -> dict[str, Any]:
+        # The case stays here: only its result's other fields travel back.
+        result = worker.attempt(items[index])
+        return {f.name: getattr(result, f.name) for f in fields(result) if f.name != "case"}
+
+    with ProcessPool(jobs, lambda _k: _Worker(make_session()), close=_Worker.close,
+                     abort=_Worker.abort) as pool:
+        found = (CaseResult(case=items[i][0], **shipped)
+                 for i, shipped in enumerate(pool.map(work, range(len(items)))))
+        results = _collect(found, classify, on_result, exitfirst, max_timeouts)
+    return results, [note for note in pool.closed if isinstance(note, str) and note]
+
+
+def _collect(found: Iterable[CaseResult], classify: Callable[[CaseResult], CaseResult],
+             on_result: Callable[[CaseResult], None], exitfirst: bool,
+             max_timeouts: int) -> list[CaseResult]:
+    """The results as they come, in order, classified and handed to ``on_result``, up to a
+    stop (``exitfirst``, ``max_timeouts``)."""
+    results: list[CaseResult] = []
+    for attempt in found:
+        result = classify(attempt)
+        results.append(result)
+        on_result(result)
+        if exitfirst and result.bad:
+            break
+        if max_timeouts and result.problem == TIMEOUT and (
+                timeouts_in_a_row(results) >= max_timeouts):
+            break
     return results
 
 
@@ -438,6 +475,9 @@ class _Worker:
     def abort(self) -> None:
         self.session.abort()
 
+    def close(self) -> str:
+        return self.session.close()
+
 
 def timeouts_in_a_row(results: Sequence[CaseResult]) -> int:
     """How many cases at the end of ``results`` the program timed out on, one after another;
@@ -470,4 +510,4 @@ def with_status(result: CaseResult, status: str, reason: str) -> CaseResult:
 
 __all__ = ["FAILED", "PASSED", "RULE_NOT_NAMED", "SKIPPED", "STATUSES", "TIMEOUT", "XFAIL",
            "XPASS", "CaseResult", "DisagreementError", "action_key", "plan_size", "run_case",
-           "run_suite", "timeouts_in_a_row", "with_status"]
+           "run_suite", "run_suite_in_processes", "timeouts_in_a_row", "with_status"]
