@@ -84,31 +84,24 @@ def time_run(cases: Sequence[Case], way: str, jobs: int) -> tuple[
     return wall, cpu, children_cpu() - children_before, results
 
 
-def spin(count: int) -> float:
-    """Seconds to count to ``count`` in a Python loop: a fixed piece of pure CPU work."""
-    began = time.perf_counter()
-    total = 0
-    for i in range(count):
-        total += i
-    return time.perf_counter() - began
+def spin(seconds: float) -> int:
+    """How many times a Python loop goes round in ``seconds``: a fixed piece of pure CPU work's
+    rate."""
+    end = time.perf_counter() + seconds
+    rounds = 0
+    while time.perf_counter() < end:
+        rounds += 1
+    return rounds
 
 
-def capacity(jobs: int, count: int = 10_000_000) -> float:
-    """How many times the work of one process ``jobs`` processes do in the same time, each
-    spinning (:func:`spin`) on its own: ``jobs`` on idle cores, less on a busy machine. The
-    ceiling of any speed-up measured at the same moment."""
-    alone = spin(count)
-
-    def timed(_worker: None, n: int) -> tuple[float, float]:
-        time.sleep(0.05)  # till every process is forked
-        began = time.perf_counter()  # CLOCK_MONOTONIC: one clock for every process
-        spin(n)
-        return began, time.perf_counter()
-
+def capacity(jobs: int, seconds: float = 0.5) -> float:
+    """How many times the work of one process ``jobs`` processes get done in the same time,
+    each spinning (:func:`spin`) on its own: ``jobs`` on idle cores, less on a busy machine.
+    The ceiling of any speed-up measured at the same moment."""
+    alone = spin(seconds)
     with ProcessPool(jobs, lambda _k: None) as pool:
-        spans = list(pool.map(timed, [count] * jobs))
-    together = max(end for _, end in spans) - min(began for began, _ in spans)
-    return jobs * alone / together
+        together = sum(pool.map(lambda _w, s: spin(s), [seconds] * jobs))
+    return together / alone
 
 
 def measure(cases: Sequence[Case], jobs: int, repeats: int, ways: Sequence[str] = WAYS,

@@ -298,9 +298,12 @@ class ProcessPool(Generic[W]):
         taken = index = 0
         exhausted = False
         while True:
-            # Keep every process two items ahead (one in hand, one waiting), within ``ahead``.
-            for connection, held in list(outstanding.items()):
-                while not exhausted and len(held) < 2 and taken - index < self.ahead:
+            # Keep every process two items ahead (one in hand, one waiting), within ``ahead``:
+            # one each first, so that a few items go to as many processes.
+            for depth in (1, 2):
+                for connection, held in list(outstanding.items()):
+                    if exhausted or len(held) >= depth or taken - index >= self.ahead:
+                        continue
                     try:
                         item = next(source)
                     except StopIteration:
@@ -312,7 +315,6 @@ class ProcessPool(Generic[W]):
                         connection.send((held[-1], item))
                     except OSError:  # the process has died (a broken pipe)
                         exhausted |= _lost(outstanding, connection, done)
-                        break
             if index in done:
                 ok, value = done.pop(index)
                 index += 1
