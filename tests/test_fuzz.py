@@ -323,3 +323,21 @@ def test_two_workers_find_the_same_first_disagreement(tmp_path: Path) -> None:
     one, two = reports
     assert one["episode"] == two["episode"]
     assert one["case"] == two["case"]
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_ctrl_c_prints_what_ran_and_exits_130(tmp_path: Path, jobs: str) -> None:
+    import signal
+    import time
+
+    proc = subprocess.Popen([sys.executable, "-m", "napkit", "fuzz", "--seconds", "60",
+                             "--seed", "4", "-j", jobs, "--json", str(tmp_path / "r.json")],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
+    time.sleep(6)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, out + err
+    assert "Traceback" not in err
+    assert "(interrupted; seed 4)" in out
+    report = json.loads((tmp_path / "r.json").read_text())
+    assert report["stopped"] == "interrupted" and report["episodes"] > 0
