@@ -9,11 +9,12 @@ budget) sees exactly what it would see with one worker: the items after that poi
 been started, but their results are never yielded. With one worker nothing runs in another
 thread: the items are worked in the caller's thread, one after another, as without a pool.
 
-Threads are enough when the work waits on other processes (``select`` and pipe reads release
-the GIL): ``benchmarks/conform_parallel.py`` measures ``napkit conform -j 2`` against ``-j 1``.
-Where the work is mostly Python of its own (an oracle engine played in process, say), one
-interpreter lock would hold N threads to one core: :class:`ProcessPool` has the same ``map``,
-each worker made and used in a process of its own, forked from this one (POSIX only).
+Threads suit work that mostly waits on other processes (``select`` and pipe reads release
+the interpreter lock), but what Python work each does between its waits holds the others up.
+:class:`ProcessPool` has the same ``map``, each worker made and used in a process of its own,
+forked from this one (POSIX only): ``napkit conform -j N`` uses it where it can, and it is the
+one to use where the work is mostly Python of its own (an oracle engine played in process).
+``benchmarks/conform_parallel.py`` measures both against one worker.
 
 :func:`shard` is the K-th of N slices of a sequence of items (every N-th item, from the K-th),
 so that N machines of a CI matrix between them do every item exactly once;
