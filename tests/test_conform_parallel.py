@@ -258,8 +258,8 @@ def test_the_process_pool_keeps_the_order_and_uses_its_processes() -> None:
     assert [square for _, _, square in results] == [n * n for n in range(60)]
     assert {k for k, _, _ in results} == {0, 1}
     assert os.getpid() not in {pid for _, pid, _ in results}
-    with ProcessPool(2, lambda k: k) as pool:  # as few items as processes: one each
-        assert sorted(pool.map(lambda k, _n: k, range(2))) == [0, 1]
+    with ProcessPool(2, lambda k: k) as few:  # as few items as processes: one each
+        assert sorted(few.map(lambda k, _n: k, range(2))) == [0, 1]
 
 
 @posix
