@@ -341,3 +341,27 @@ def test_ctrl_c_prints_what_ran_and_exits_130(tmp_path: Path, jobs: str) -> None
     assert "(interrupted; seed 4)" in out
     report = json.loads((tmp_path / "r.json").read_text())
     assert report["stopped"] == "interrupted" and report["episodes"] > 0
+
+
+def test_shards_merged_are_the_whole_run(tmp_path: Path) -> None:
+    paths = []
+    for k in (1, 2, 3):
+        (tmp_path / str(k)).mkdir()
+        fuzz(tmp_path / str(k), "--hands", "10", "--seed", "6", "--shard", f"{k}/3")
+        paths.append(str(tmp_path / str(k) / "report.json"))
+    (tmp_path / "all").mkdir()
+    _, whole = fuzz(tmp_path / "all", "--hands", "30", "--seed", "6")
+    merged_path = tmp_path / "merged.json"
+    run = napkit("report", "merge", *paths, "-o", str(merged_path))
+    assert run.returncode == 0, run.stdout + run.stderr
+    merged = json.loads(merged_path.read_text())
+    # (The rules exercised are sampled one episode in eight of each process: not compared.)
+    for key in ("episodes", "hands", "steps", "reached", "breaches", "rule_not_named",
+                "disagreement"):
+        assert merged[key] == whole[key], key
+    assert merged["shard"] is None
+    missing = napkit("report", "merge", *paths[:2], "-o", str(tmp_path / "x.json"))
+    assert missing.returncode == 1 and "shard 3/3 is missing" in missing.stderr
+    twice = napkit("report", "merge", paths[0], paths[0], paths[1], "-o",
+                   str(tmp_path / "y.json"))
+    assert twice.returncode == 1 and "is also" in twice.stderr

@@ -413,7 +413,10 @@ def _report(args: argparse.Namespace, outcome: Outcome, seed: int, command: list
         print(f"FAILED: {found.disagreement.message} ({words}; seed {seed})", file=human)
     human.flush()
     if args.json:
-        report = _json_report(outcome, seed, program, command, scope, case, written, in_force)
+        hands = args.hands if args.hands is not None or args.seconds is not None else (
+            DEFAULT_HANDS)
+        report = _json_report(outcome, seed, program, command, scope, case, written, in_force,
+                              args.shard, (hands, args.seconds))
         try:
             with OutputFile(args.json) as out:
                 out.commit(json.dumps(report, indent=2, sort_keys=True) + "\n")
@@ -465,8 +468,9 @@ def _rerun_command(args: argparse.Namespace, seed: int) -> str:
 
 
 def _json_report(outcome: Outcome, seed: int, program: str, command: list[str], scope: Scope,
-                 case: dict[str, Any] | None, written: str, in_force: set[str]
-                 ) -> dict[str, Any]:
+                 case: dict[str, Any] | None, written: str, in_force: set[str],
+                 shard: tuple[int, int] = (1, 1),
+                 budget: tuple[int | None, float | None] = (None, None)) -> dict[str, Any]:
     reach = outcome.reach
     found = outcome.found
     report: dict[str, Any] = {
@@ -482,6 +486,8 @@ def _json_report(outcome: Outcome, seed: int, program: str, command: list[str], 
         "rules_exercised": sorted(reach.rules & in_force),
         "rule_not_named": reach.unnamed,
         "disagreement": None,
+        "shard": {"index": shard[0], "count": shard[1]} if shard != (1, 1) else None,
+        "budget": {"hands": budget[0], "seconds": budget[1]},
     }
     if found is not None:
         result = found.shrinking

@@ -172,4 +172,64 @@ def replayer(campaign: Campaign, shrink_seconds: float, do_shrink: bool
     return replay
 
 
-__all__ = ["Worker", "replayer", "run_jobs", "worker_shards"]
+# --- joining shards run apart -------------------------------------------------------------------
+FUZZ_REPORT = "napkit-fuzz-report/1"
+_SAME = ("program", "seed", "rulesets", "kinds", "budget")  # what every shard of a run shares
+
+
+def merge_fuzz_reports(documents: list[tuple[str, object]]) -> dict[str, Any]:
+    """The JSON reports of ``napkit fuzz --shard K/N`` (K from 1 to N, one run: the same
+    program, seed, rulesets, kinds and budget) joined into one: the counts summed, the rules
+    joined, the disagreement the lowest-numbered episode's (each shard's is already shrunk).
+    MergeError (one line naming the file) for anything else."""
+    from napkit.conform.shards import MergeError
+
+    first: dict[str, Any] | None = None
+    seen: dict[int, str] = {}
+    count = 0
+    for path, doc in documents:
+        if not isinstance(doc, dict) or doc.get("format") != FUZZ_REPORT:
+            raise MergeError(f"{path}: not a napkit fuzz report ({FUZZ_REPORT})")
+        shard = doc.get("shard")
+        if not isinstance(shard, dict):
+            raise MergeError(f"{path}: the report of a whole run, not of a shard (--shard K/N)")
+        if first is None:
+            first, count = doc, shard["count"]
+        for key in _SAME:
+            if doc.get(key) != first.get(key):
+                raise MergeError(f"{path}: another run: its {key} is {doc.get(key)!r}, not "
+                                 f"{first.get(key)!r}")
+        if shard["count"] != count:
+            raise MergeError(f"{path}: shard {shard['index']}/{shard['count']} is not one of "
+                             f"{count}")
+        index = shard["index"]
+        if index in seen:
+            raise MergeError(f"{path}: shard {index}/{count} is also {seen[index]}")
+        seen[shard["index"]] = path
+    assert first is not None
+    missing = sorted(set(range(1, count + 1)) - set(seen))
+    if missing:
+        raise MergeError(f"shard {missing[0]}/{count} is missing")
+    docs = [doc for _, doc in documents if isinstance(doc, dict)]
+    merged = dict(first)
+    for key in ("episodes", "hands", "steps", "restarts", "rule_not_named"):
+        merged[key] = sum(d[key] for d in docs)
+    merged["seconds"] = round(sum(d["seconds"] for d in docs), 3)
+    for key in ("reached", "breaches"):
+        total: Counter[str] = Counter()
+        for d in docs:
+            total.update(d[key])
+        merged[key] = dict(sorted(total.items()))
+    merged["rules_exercised"] = sorted({r for d in docs for r in d["rules_exercised"]})
+    merged["notes"] = sorted({n for d in docs for n in d["notes"]})
+    found = [d["disagreement"] for d in docs if d["disagreement"] is not None]
+    merged["disagreement"] = min(found, key=lambda f: f["episode"]) if found else None
+    stops = {d["stopped"] for d in docs}
+    merged["stopped"] = ("found" if found else "interrupted" if "interrupted" in stops
+                         else "time" if "time" in stops else "hands")
+    merged["shard"] = None
+    return merged
+
+
+__all__ = ["FUZZ_REPORT", "Worker", "merge_fuzz_reports", "replayer", "run_jobs",
+           "worker_shards"]

@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import json
 import sys
 from typing import Any
 
 from napkit.cli.files import OutputFile, refuse_clashes
+from napkit.conform.fuzzjobs import FUZZ_REPORT, merge_fuzz_reports
 from napkit.conform.report import HEADINGS, dump_report
 from napkit.conform.runner import STATUSES
 from napkit.conform.shards import MergeError, merge_reports
@@ -27,7 +29,9 @@ example:
   napkit report merge shard-1.json shard-2.json shard-3.json -o all.json
 
 Each REPORT is the --json report of 'napkit conform --shard K/N' for one K, all of one N, of
-one program, suite, filters and expected-failures file. The merged report is the one an
+one program, suite, filters and expected-failures file (or of 'napkit fuzz --shard K/N', all
+of one program, seed and budget: their counts are summed and the lowest-numbered
+disagreement kept). The merged report is the one an
 unsharded run writes (the same cases in the same order, the same totals), but for its timings
 (its elapsed time is the shards' sum). Reports of different runs, a shard given twice, cases in
 two shards and missing shards are refused with a line naming the file.
@@ -96,11 +100,23 @@ def _merge(paths: list[str], output: str, quiet: bool) -> int:
             except _UnreadableError as exc:
                 _say(f"{path}: {exc}")
                 return EXIT_FAILED
+        fuzz = [isinstance(d, dict) and d.get("format") == FUZZ_REPORT for _, d in documents]
         try:
-            merged = merge_reports(documents)
+            merged = (merge_fuzz_reports(documents) if any(fuzz)
+                      else merge_reports(documents))
         except MergeError as exc:
             _say(str(exc))
             return EXIT_FAILED
+        if any(fuzz):
+            try:
+                out.commit(json.dumps(merged, indent=2, sort_keys=True) + "\n")
+            except OSError as exc:
+                _say(f"cannot write {output}: {exc.strerror or exc}")
+                return EXIT_FAILED
+            if not quiet:
+                print(_fuzz_summary(merged, len(paths)),
+                      file=sys.stderr if out.stdout else sys.stdout)
+            return EXIT_FAILED if merged["disagreement"] else EXIT_OK
         try:
             out.commit(dump_report(merged))
         except OSError as exc:
@@ -130,6 +146,15 @@ def _read(path: str) -> object:
         return loads(text, whole=False)  # a report's times are not whole numbers
     except ReadError as exc:
         raise _UnreadableError(f"not a JSON report: {exc.where}: {exc.message}") from None
+
+
+def _fuzz_summary(merged: dict[str, Any], shards: int) -> str:
+    found = merged["disagreement"]
+    words = (f"{merged['episodes']} episodes ({merged['hands']} hands) of {shards} shards "
+             f"against {merged['program']}, seed {merged['seed']}")
+    if found is None:
+        return f"ok: no disagreement: {words}"
+    return f"FAILED: episode {found['episode']}: {found['message']} ({words})"
 
 
 def _summary(merged: dict[str, Any], shards: int) -> str:
