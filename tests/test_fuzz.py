@@ -217,6 +217,13 @@ def test_conform_skips_every_case_of_a_program_that_deals_for_itself(tmp_path: P
     assert statuses == {"skipped"}, run.stdout
 
 
+def test_workers_need_the_harness_to_deal(tmp_path: Path) -> None:
+    run, _ = fuzz(tmp_path, "--hands", "5", "-j", "2",
+                  program=[sys.executable, str(DEALS_ITSELF), "9"])
+    assert run.returncode == 2
+    assert "-j N needs the harness to make the chance events" in run.stderr
+
+
 def test_program_deals_needs_the_declaration(tmp_path: Path) -> None:
     run, _ = fuzz(tmp_path, "--hands", "5", "--program-deals")
     assert run.returncode == 2

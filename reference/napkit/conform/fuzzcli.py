@@ -254,6 +254,13 @@ def _fuzz(args: argparse.Namespace) -> int:
                  "(supports.chance is \"harness\"; spec/conformance.md 2.5)")
             return EXIT_USAGE
         program_chance = chance == "program" or args.program_deals
+        if program_chance and args.jobs > 1 and not args.worker_dir:
+            # The parent replays the workers' first disagreement; the program's own deals
+            # cannot be replayed. --shard splits such a campaign instead.
+            _say("-j N needs the harness to make the chance events (the first disagreement "
+                 "is replayed here): with a program that makes its own, split the run with "
+                 "--shard K/N")
+            return EXIT_USAGE
         if not args.quiet:
             _header(args, program, command, seed, scope, program_chance, human)
         add_rulesets(known.values())  # a reproducer of a house game is checked against it
