@@ -243,8 +243,9 @@ def test_a_program_that_dies_while_shrinking_keeps_what_was_found(tmp_path: Path
 
 
 @pytest.mark.parametrize(("args", "message"), [
-    (["--shard", "3/2"], "a shard is K/N with 1 <= K <= N"),
-    (["--option", "pack"], "write NAME=CHOICE"),
+    (["--shard", "3/2"], "a shard is K/N, the K-th of N slices with 1 <= K <= N"),
+    (["--option", "pack"], "--option takes NAME=CHOICE, not 'pack'"),
+    (["--seed", str(2 ** 53)], "a seed is a whole number from 0 to 9007199254740991"),
     (["--players", "11"], "a table has 2 to 10 players"),
     (["--ruleset", "nonesuch"], "does not declare ruleset 'nonesuch'"),
     (["--seconds", "0"], "must be above 0"),

@@ -101,3 +101,19 @@ def seed_value(text: str) -> int:
         raise argparse.ArgumentTypeError(
             f"a seed is a whole number from 0 to {MAX_SEED} (2^53 - 1), not {text[:40]!r}")
     return value
+
+
+def seconds_value(text: str) -> float:
+    """``--timeout S`` and the like: a number of seconds above 0 (and finite), else a usage
+    error.
+
+    >>> seconds_value("2.5")
+    2.5
+    """
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+    if not value > 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"the time limit must be above 0, not {text}")
+    return value

@@ -23,6 +23,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TextIO
 
+from napkit.cli.common import seconds_value
 from napkit.cli.files import OutputFile, refuse_clashes
 from napkit.conform.parallel import Pool, can_fork, parse_jobs, parse_shard, shard
 from napkit.conform.process import (
@@ -123,9 +124,9 @@ def add_commands(commands: Any, parser_class: type[argparse.ArgumentParser]) -> 
                          type=Path, metavar="FILE",
                          help="a house ruleset (spec/README.md) whose cases may be run: a "
                               "reproducer napkit fuzz wrote for a house game; repeatable")
-    conform.add_argument("--timeout", type=_seconds, default=10.0, metavar="SECONDS",
+    conform.add_argument("--timeout", type=seconds_value, default=10.0, metavar="SECONDS",
                          help="time limit for each answer (default 10)")
-    conform.add_argument("--start-timeout", type=_seconds, default=30.0, metavar="SECONDS",
+    conform.add_argument("--start-timeout", type=seconds_value, default=30.0, metavar="SECONDS",
                          help="time limit for the program to start and answer hello "
                               "(default 30, or --timeout if longer)")
     conform.add_argument("-j", "--jobs", type=parse_jobs, default=1, metavar="N",
@@ -166,16 +167,6 @@ def _adapter(_args: argparse.Namespace) -> int:
     from napkit.adapter import main
 
     return main([])
-
-
-def _seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
-    if not value > 0 or value == float("inf"):
-        raise argparse.ArgumentTypeError(f"the time limit must be above 0, not {text}")
-    return value
 
 
 def _count(text: str) -> int:

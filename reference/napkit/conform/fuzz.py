@@ -23,7 +23,6 @@ exactly from its seed, and :mod:`napkit.conform.shrink` can reduce a failing one
 
 from __future__ import annotations
 
-import json
 import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -278,18 +277,20 @@ class Prober:
         assert isinstance(game, Game)
         in_hand, in_match = self.breaches(game)
         hand = state if isinstance(state, HandState) else state.hand
-        options: list[tuple[Breach, Callable[[random.Random], Any]]] = []
+        # Each breach with what its finder looks at: the hand in play, or the match itself.
+        options: list[tuple[Breach, Any]] = []
         if hand is not None:
-            options += [(b, partial(b.find, hand)) for b in in_hand if b.find is not None]
+            options += [(b, hand) for b in in_hand]
         if isinstance(state, MatchState) and (hand is None or state.is_over()):
-            options += [(b, partial(b.in_match, state)) for b in in_match
-                        if b.in_match is not None]
+            options += [(b, state) for b in in_match]
         if not options:
             return ()
         start = rng.randrange(len(options))
         for k in range(len(options)):  # the drawn breach first, then the next that can arise
-            breach, find = options[(start + k) % len(options)]
-            candidates = find(rng)
+            breach, where = options[(start + k) % len(options)]
+            find = breach.find if isinstance(where, HandState) else breach.in_match
+            assert find is not None
+            candidates = find(where, rng)
             if not candidates:
                 continue
             seat, action = candidates[rng.randrange(len(candidates))]
@@ -734,10 +735,6 @@ def episode_words(episode: Episode) -> str:
     what = "a match" if episode.kind == "match" else "a hand"
     return (f"{what} of {game.id}, {game.players} players"
             f"{f' ({opts})' if opts else ''}, {len(episode.steps)} steps")
-
-
-def dumps(value: object) -> str:
-    return json.dumps(value, separators=(",", ":"))
 
 
 __all__ = ["Disagreement", "Episode", "Games", "Playable", "Probe", "Prober", "Ref", "Scope",

@@ -10,22 +10,24 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import random
 import sys
 from pathlib import Path
 from typing import Any
 
+from napkit.cli.common import option_choices, seconds_value, seed_value
 from napkit.cli.files import OutputFile, refuse_clashes
 from napkit.cli.progress import Progress
 from napkit.conform.campaign import Campaign, Found, Outcome, Reach, episode_seed
 from napkit.conform.fuzz import Games, Scope, ScopeError, episode_words, scope_of
 from napkit.conform.fuzzjobs import Worker, replayer, run_jobs
+from napkit.conform.parallel import parse_jobs, parse_shard
 from napkit.conform.process import ProtocolError, Session, process_opener
 from napkit.conform.reproducer import readable, reproducer_case
 from napkit.conform.suite import add_rulesets
 from napkit.errors import RuleError, SpecError, UsageError
 from napkit.spec.catalog import default_spec
+from napkit.spec.house import load_ruleset_path
 from napkit.spec.rulesets import Ruleset
 
 EXIT_OK, EXIT_FOUND, EXIT_USAGE = 0, 1, 2
@@ -79,11 +81,11 @@ def add_command(commands: Any, parser_class: type[argparse.ArgumentParser]) -> N
     budget = fuzz.add_argument_group("budget")
     budget.add_argument("--hands", type=_positive, metavar="N",
                         help=f"play N episodes (default {DEFAULT_HANDS} unless --seconds)")
-    budget.add_argument("--seconds", type=_seconds, metavar="S",
+    budget.add_argument("--seconds", type=seconds_value, metavar="S",
                         help="play for S seconds (with --hands: whichever comes first)")
-    budget.add_argument("--seed", type=_seed, metavar="N",
+    budget.add_argument("--seed", type=seed_value, metavar="N",
                         help="the run's seed (default: drawn, and printed)")
-    budget.add_argument("--shard", type=_shard, default=(1, 1), metavar="K/N",
+    budget.add_argument("--shard", type=parse_shard, default=(1, 1), metavar="K/N",
                         help="play only the episodes I with I %% N = K - 1 (split a campaign "
                              "across machines)")
     shrinking = fuzz.add_argument_group("the reproducer")
@@ -92,20 +94,20 @@ def add_command(commands: Any, parser_class: type[argparse.ArgumentParser]) -> N
                                 "fuzz-SEED-EPISODE.json here)")
     shrinking.add_argument("--no-shrink", action="store_true",
                            help="write the first disagreement as found")
-    shrinking.add_argument("--shrink-seconds", type=_seconds, default=30.0, metavar="S",
+    shrinking.add_argument("--shrink-seconds", type=seconds_value, default=30.0, metavar="S",
                            help="time allowed for shrinking (default 30)")
     fuzz.add_argument("--program-deals", action="store_true",
                       help="have the program make the chance events (deals, shuffles, cuts), "
                            "where it declares supports.chance \"both\"; always so where it "
                            "declares \"program\" (spec/conformance.md 2.5)")
-    fuzz.add_argument("-j", "--jobs", type=_jobs, default=1, metavar="N",
-                      help="N worker processes, each with the program (auto: one per core); "
+    fuzz.add_argument("-j", "--jobs", type=parse_jobs, default=1, metavar="N",
+                      help="N worker processes, each with the program (0 or auto: one per core); "
                            "the same episodes and the same first disagreement as -j 1")
     fuzz.add_argument("--worker-dir", help=argparse.SUPPRESS)  # a worker of -j N: its folder
     fuzz.add_argument("--json", metavar="FILE", help="write a JSON report ('-': stdout)")
-    fuzz.add_argument("--timeout", type=_seconds, default=10.0, metavar="SECONDS",
+    fuzz.add_argument("--timeout", type=seconds_value, default=10.0, metavar="SECONDS",
                       help="time limit for each answer (default 10)")
-    fuzz.add_argument("--start-timeout", type=_seconds, default=30.0, metavar="SECONDS",
+    fuzz.add_argument("--start-timeout", type=seconds_value, default=30.0, metavar="SECONDS",
                       help="time limit for the program to start and answer hello (default 30)")
     fuzz.add_argument("-q", "--quiet", action="store_true",
                       help="no progress and no tables: the verdict only")
@@ -134,56 +136,6 @@ def _players(text: str) -> int:
     return value
 
 
-def _seed(text: str) -> int:
-    value = _whole(text)
-    if not 0 <= value < 2 ** 63:
-        raise argparse.ArgumentTypeError(f"a seed is a whole number from 0 to 2^63 - 1, not "
-                                         f"{text}")
-    return value
-
-
-def _seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
-    if not value > 0 or value == float("inf"):
-        raise argparse.ArgumentTypeError(f"must be above 0, not {text}")
-    return value
-
-
-def _shard(text: str) -> tuple[int, int]:
-    k, slash, n = text.partition("/")
-    try:
-        shard, of = int(k), int(n)
-    except ValueError:
-        shard = of = 0
-    if not slash or not 1 <= shard <= of:
-        raise argparse.ArgumentTypeError(f"a shard is K/N with 1 <= K <= N (1/4, 2/4...), not "
-                                         f"{text!r}")
-    return shard, of
-
-
-def _jobs(text: str) -> int:
-    if text == "auto":
-        return max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity")
-                   else os.cpu_count() or 1)
-    value = _whole(text)
-    if not 1 <= value <= 64:
-        raise argparse.ArgumentTypeError(f"-j takes 1 to 64 workers or auto, not {text}")
-    return value
-
-
-def _options(pairs: list[str]) -> dict[str, str]:
-    options: dict[str, str] = {}
-    for pair in pairs:
-        name, eq, choice = pair.partition("=")
-        if not eq or not name or not choice:
-            raise UsageError(f"--option {pair}: write NAME=CHOICE (pack=32)")
-        options[name] = choice
-    return options
-
-
 def _say(message: str) -> None:
     print(f"napkit fuzz: {message}", file=sys.stderr)
 
@@ -201,7 +153,7 @@ def _known(files: list[Path]) -> dict[str, Ruleset]:
     """The rulesets napkit can fuzz: the spec's, and the house rulesets given."""
     known: dict[str, Ruleset] = dict(default_spec().rulesets)
     for path in files:
-        ruleset = load_house(path)
+        ruleset = load_ruleset_path(path)
         if ruleset.id in known:
             raise UsageError(f"--ruleset-file {path}: its id {ruleset.id!r} is already a "
                              "ruleset of the spec")
@@ -209,16 +161,8 @@ def _known(files: list[Path]) -> dict[str, Ruleset]:
     return known
 
 
-def load_house(path: Path) -> Ruleset:
-    """A house ruleset file (spec/README.md, "House rulesets"), or a ruleset file of the
-    spec's own form: SpecError on any problem, with a one-line message."""
-    from napkit.spec.house import load_ruleset_path
-
-    return load_ruleset_path(path)
-
-
 def _fuzz(args: argparse.Namespace) -> int:
-    options = _options(args.options)
+    options = option_choices(args.options, "--option")
     command = list(args.command) or [sys.executable, "-m", "napkit.adapter"]
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2 ** 31)
     try:
@@ -513,5 +457,5 @@ def _json_report(outcome: Outcome, seed: int, program: str, command: list[str], 
     return report
 
 
-__all__ = ["add_command", "load_house", "run_fuzz"]
+__all__ = ["add_command", "run_fuzz"]
 

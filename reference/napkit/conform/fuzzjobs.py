@@ -39,6 +39,8 @@ class Worker:
         self.folder = Path(folder)
         self.progress = self.folder / f"progress-{shard[0]}"
         self.written = 0.0
+        self.known: int | None = None  # the lowest find read so far
+        self.read = 0.0  # when the folder was last looked at for one
 
     def tick(self, reach: Reach) -> None:
         now = time.monotonic()
@@ -47,7 +49,15 @@ class Worker:
             _replace(self.progress, f"{reach.episodes} {reach.hands}")
 
     def beyond(self) -> int | None:
-        """The lowest episode number another worker found a disagreement in, if any."""
+        """The lowest episode number another worker found a disagreement in, if any, read
+        from the folder at most every tenth of a second (it is asked before each episode)."""
+        now = time.monotonic()
+        if self.known is None and now - self.read >= 0.1:
+            self.read = now
+            self.known = self._found()
+        return self.known
+
+    def _found(self) -> int | None:
         try:
             return int((self.folder / FOUND).read_text())
         except (OSError, ValueError):
@@ -55,7 +65,7 @@ class Worker:
 
     def found(self, index: int) -> None:
         """Say that episode ``index`` disagrees (keeping the lowest number said)."""
-        known = self.beyond()
+        known = self._found()
         if known is None or index < known:
             _replace(self.folder / FOUND, str(index))
 

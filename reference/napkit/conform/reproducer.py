@@ -12,11 +12,14 @@ what command and seed.
 
 from __future__ import annotations
 
+import json
+import textwrap
 from collections.abc import Iterable, Sequence
 from typing import Any
 
 from napkit.conform.breaches import refusal
 from napkit.conform.fuzz import Disagreement, Episode, Step, describe_action, legal_json
+from napkit.conform.runner import action_key
 from napkit.engine.actions import Action
 from napkit.engine.cards import card_name, cards_of
 from napkit.engine.hand import HandState
@@ -99,9 +102,9 @@ def blame(episode: Episode, found: Disagreement) -> list[str]:
                 rules += [r for r in _exercised(before.before, before.action)
                           if r in TURN_RULES and r not in rules]
         elif ref.part == "legal":
-            expected = {_key(a) for a in (found.expected or [])}
+            expected = {action_key(a) for a in (found.expected or [])}
             for listed in found.got or []:
-                if _key(listed) not in expected:
+                if action_key(listed) not in expected:
                     try:
                         action = action_from_json(listed, ["action"])
                     except ValueError:
@@ -109,9 +112,9 @@ def blame(episode: Episode, found: Disagreement) -> list[str]:
                     rule, _ = refusal(state, step.seat, action)
                     if rule is not None:
                         rules.append(rule)
-            got = {_key(a) for a in (found.got or [])}
+            got = {action_key(a) for a in (found.got or [])}
             for wanted in found.expected or []:
-                if _key(wanted) not in got:
+                if action_key(wanted) not in got:
                     rules += _exercised(state, action_from_json(wanted, ["action"]))
         else:
             rules += _exercised(state, step.action)
@@ -130,12 +133,6 @@ def blame(episode: Episode, found: Disagreement) -> list[str]:
                 not in_force or rule in in_force):
             seen.append(rule)
     return seen
-
-
-def _key(action: object) -> str:
-    from napkit.conform.runner import action_key
-
-    return action_key(action)
 
 
 def _exercised(state: HandState | MatchState, action: Action) -> list[str]:
@@ -370,15 +367,11 @@ def _turn(turn: int) -> str:
 
 
 def _short(value: object) -> str:
-    import json
-
     text = value if isinstance(value, str) else json.dumps(value, separators=(", ", ": "))
     return text if len(text) <= 300 else text[:297] + "..."
 
 
 def _wrap(text: str, indent: str, width: int = 92) -> Iterable[str]:
-    import textwrap
-
     for paragraph in text.split("\n\n"):
         yield from textwrap.wrap(" ".join(paragraph.split()), width, initial_indent=indent,
                                  subsequent_indent=indent)
