@@ -12,7 +12,8 @@ import pytest
 from napkit.cli import main
 
 COMMANDS = [["rules"], ["rules", "list"], ["rules", "show"], ["rules", "rule"],
-            ["rules", "compare"], ["rules", "decisions"], ["rules", "check"], ["play"],
+            ["rules", "compare"], ["rules", "decisions"], ["rules", "check"], ["rules", "search"],
+            ["play"],
             ["record"], ["validate"], ["perft"], ["conform"], ["adapter"], ["report"],
             ["report", "merge"], []]
 

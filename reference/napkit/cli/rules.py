@@ -2,13 +2,15 @@
 
 Each command's body is a function of plain arguments that prints what the command prints and
 returns its exit status: :func:`list_rulesets`, :func:`show`, :func:`rule`,
-:func:`compare_rulesets`, :func:`decisions`, :func:`check`. What they print is drawn by
-:mod:`napkit.spec.views`; a usage error is raised as :class:`~napkit.errors.UsageError`.
+:func:`compare_rulesets`, :func:`decisions`, :func:`check`, :func:`search`. What they print is
+drawn by :mod:`napkit.spec.views` (and :mod:`napkit.spec.search`); a usage error is raised as
+:class:`~napkit.errors.UsageError`.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -25,6 +27,7 @@ from napkit.cli.common import (
     suggest,
 )
 from napkit.errors import SpecError, SpecProblemsError, UsageError
+from napkit.spec import search as rules_search
 from napkit.spec import views
 from napkit.spec.catalog import load_ruleset_file, read_spec
 from napkit.spec.checks import check_ruleset, check_spec
@@ -40,6 +43,7 @@ EXAMPLES = {
     "compare": "napkit rules compare classic napoleon",
     "decisions": "napkit rules decisions DEC-003",
     "check": "napkit rules check spec/examples/house-two-no-wellington.json",
+    "search": 'napkit rules search "what does a failed Nap cost?"',
 }
 
 
@@ -84,6 +88,20 @@ def add_commands(commands: argparse._SubParsersAction[Parser]) -> None:
     check_ = add("check", lambda args: check(args.files),
                  "check the spec, or ruleset files of your own (house games too)")
     check_.add_argument("files", nargs="*", metavar="FILE")
+    search_ = add("search", lambda args: search(args.words, args.limit, args.json),
+                  "find the rules, decisions and options about a question or topic, best first")
+    search_.add_argument("words", nargs="+", metavar="WORDS",
+                         help="the question or topic in words (\"must I lead a trump?\")")
+    search_.add_argument("-n", "--limit", type=_count, default=5, metavar="N",
+                         help="show the N best (default 5)")
+    search_.add_argument("--json", action="store_true", help="print the results as JSON")
+
+
+def _count(text: str) -> int:
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"a number of results is a whole number above 0, "
+                                         f"not {text!r}")
+    return int(text)
 
 
 def _help(parser: argparse.ArgumentParser) -> int:
@@ -186,3 +204,24 @@ def _check_files(files: list[str]) -> int:
     count = len(files)
     print(views.check_summary(problems, f"{count} ruleset file{'s' if count != 1 else ''}"))
     return EXIT_PROBLEMS if problems else 0
+
+
+def search(words: Sequence[str], limit: int = 5, as_json: bool = False) -> int:
+    """``napkit rules search WORDS``: the rules, decisions and options about a question, best
+    first, each with its id and each ruleset's value; one line on stderr (status 1) when none
+    is found."""
+    the_spec = spec()
+    question = " ".join(words)
+    hits = rules_search.search(the_spec, question, limit)
+    if as_json:
+        print(json.dumps(rules_search.result_document(the_spec, question, hits),
+                         ensure_ascii=False, indent=2))
+        sys.stdout.flush()
+    elif hits:
+        print_lines(rules_search.result_lines(the_spec, question, hits))
+    if not hits:
+        print(f"napkit: nothing in the law book, the decisions or the options matches "
+              f"{question!r}; try other words, or 'napkit rules list' and 'napkit rules show "
+              f"RULESET' to read the rules", file=sys.stderr)
+        return EXIT_PROBLEMS
+    return 0
