@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from napkit.formats.handtext import dumps, loads
 from napkit.formats.records import check_hand_record
 from napkit.paths import spec_dir
 from napkit.spec.schemas import schema_problems
@@ -61,3 +62,37 @@ def test_a_broken_example_would_be_caught(tmp_path: Path) -> None:
     [(schema, line, document)] = examples(page)
     assert (schema, line, document) == ("card", 3, "11H")
     assert schema_problems(schema, document) != []
+
+
+# <!-- example: hand-notation... --> then a ```text block: the hand notation's examples.
+_TEXT_EXAMPLE = re.compile(r"<!-- example: (hand-notation[a-z-]*) -->\n```text\n(.*?\n)```", re.S)
+
+
+def text_examples(page: Path = PAGE) -> dict[str, str]:
+    """The page's examples of the hand notation, by name."""
+    text = page.read_text(encoding="utf-8")
+    return {m.group(1): m.group(2) for m in _TEXT_EXAMPLE.finditer(text)}
+
+
+def test_the_hand_notation_example_is_the_recorded_hand_of_the_page() -> None:
+    [record] = [doc for schema, _, doc in examples() if schema == "hand-record"]
+    text = text_examples()["hand-notation"]
+    assert loads(text) == [record]
+    assert dumps([record]) == text  # what the writer writes, to the byte
+
+
+def test_the_partial_hand_example_reads_and_stops_in_the_play() -> None:
+    [record] = loads(text_examples()["hand-notation-partial"])
+    assert record["outcome"] is None
+    assert schema_problems("hand-record", record) == []
+    assert check_hand_record(record) == []
+    [whole] = [doc for schema, _, doc in examples() if schema == "hand-record"]
+    assert record["actions"] == whole["actions"][:len(record["actions"])]
+
+
+def test_the_error_examples_are_the_corpus_messages() -> None:
+    bad = Path(__file__).parent / "fixtures" / "handtext" / "bad"
+    for line in text_examples()["hand-notation-errors"].splitlines():
+        name = line.split(":", 1)[0]
+        expected = (bad / name).with_suffix(".expected").read_text(encoding="utf-8")
+        assert line == expected.rstrip("\n")

@@ -32,6 +32,7 @@ from napkit.cli.table import InputEndedError, Table
 from napkit.engine.game import Game, compile_rules
 from napkit.engine.players import PLAYER_KINDS
 from napkit.errors import RuleError, SpecError, UsageError
+from napkit.formats.handtext import SUFFIX
 from napkit.formats.recording import record_chunks
 
 _PLAY_HELP = """\
@@ -72,7 +73,8 @@ replayed.
 --record FILE also writes the record of what was played, your seat's actions included, as
 'napkit record -o FILE' would: a file is replaced only once the game is over (an abandoned
 game writes nothing), a symbolic link's file is replaced and the link kept, a FIFO or a
-device is written to directly; FILE may not be the ruleset file.
+device is written to directly; FILE may not be the ruleset file. A FILE named *.nap is
+written in the hand notation (spec/formats.md), hands only, not a match.
 """
 
 _PLAY_EPILOG = """\
@@ -178,6 +180,7 @@ def play(ruleset_id: str, players: int | None = None, options: Sequence[str] = (
             raise UsageError("--record takes a file name (the game itself is printed on "
                              "stdout)")
         refuse_clashes([("--record", record)], _inputs(ruleset_id))
+        _refuse_match_notation(record, match, "--record")
     return _interruptible(lambda: _play(ruleset_id, players, options, opponents, hands, match,
                                         seed, seat, record))
 
@@ -204,8 +207,19 @@ def _play(ruleset_id: str, players: int | None, options: Sequence[str], opponent
             return 130
         sys.stdout.flush()
         if record is not None:
-            output.commit(table.record_text(match))
+            output.commit(table.record_text(match, notation=_notation(record)))
     return 0
+
+
+def _notation(target: str | None) -> bool:
+    """Whether a record file is written in the hand notation: a name ending in ``.nap``."""
+    return target is not None and target.lower().endswith(SUFFIX)
+
+
+def _refuse_match_notation(target: str | None, match: bool, option: str) -> None:
+    if match and _notation(target):
+        raise UsageError(f"{option} {target}: the hand notation ({SUFFIX}) writes hands, not a "
+                         "match: write a match's record as JSON (napkit-match/1)")
 
 
 def _inputs(ruleset_id: str) -> list[tuple[str, str]]:
@@ -238,8 +252,9 @@ Write the record of hands, or of a match, played by the engine's players: the sa
 formats of spec/schemas) instead of the game as text.
 
 One hand is written as one napkit-hand/1 document; --hands K (K > 1) as JSON Lines, one
-hand record a line; --match as one napkit-match/1 document (its hands inside it). 'napkit
-validate' reads all three.
+hand record a line; --match as one napkit-match/1 document (its hands inside it). With -o
+FILE.nap the hands are written in the hand notation instead (spec/formats.md, "The hand
+notation"), a blank line between hands; a match cannot be. 'napkit validate' reads them all.
 
 The same seed (and the same options) writes the same bytes. Without --seed a seed is drawn
 and printed on stderr, so any record can be written again.
@@ -253,6 +268,7 @@ followed (the file it leads to is replaced; the link stays); a FIFO or a device 
 _RECORD_EPILOG = """\
 examples:
   napkit record pagat --seed 1 -o hand.json
+  napkit record pagat --seed 1 -o hand.nap
   napkit record pagat-floater --players 5 --hands 10 --seed 7 -o hands.jsonl
   napkit record peep --match --hands 4 --seed 2 | napkit validate -
 """
@@ -282,6 +298,7 @@ def record(ruleset_id: str, players: int | None = None, options: Sequence[str] =
     ('-' or None: stdout), with a progress bar of the hands on a terminal unless ``quiet``."""
     if output is not None and output != STDOUT:
         refuse_clashes([("-o", output)], _inputs(ruleset_id))
+    _refuse_match_notation(output, match, "-o")
     return _interruptible(lambda: _record(ruleset_id, players, options, opponents, hands,
                                           match, seed, output, quiet))
 
@@ -298,7 +315,7 @@ def _record(ruleset_id: str, players: int | None, options: Sequence[str], oppone
                                 out.target is not None or not isatty(sys.stdout)))
         try:
             for chunk in record_chunks(game, drawn, opponents=opponents, hands=hands,
-                                       match=match):
+                                       match=match, notation=_notation(output)):
                 out.write(chunk)  # each hand's line as it ends: memory stays flat
                 progress.step()
         except KeyboardInterrupt:

@@ -83,12 +83,13 @@ class Table:
         else:
             self.hands(hands or 1)
 
-    def record_text(self, match: bool) -> str:
-        """The record of what was played, as 'napkit record' writes it."""
+    def record_text(self, match: bool, notation: bool = False) -> str:
+        """The record of what was played, as 'napkit record' writes it (with ``notation``, in
+        the hand notation)."""
         if match:
             assert self.final is not None
-            return record_text(self.final)
-        return record_text(self.played)
+            return record_text(self.final, notation=notation)
+        return record_text(self.played, notation=notation)
 
     def hands(self, count: int) -> None:
         """Deal ``count`` hands, each on its own (no pool carried), the deal passing left."""

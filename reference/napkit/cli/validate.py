@@ -17,18 +17,21 @@ _VALIDATE_HELP = """\
 Check recorded hands and matches (napkit-hand/1, napkit-match/1): each record against its
 JSON Schema (spec/schemas), then against the rules, by replaying it through the engine.
 
-A FILE holds one record as a JSON document, or many as JSON Lines (one record a line);
-'-' reads standard input. Every problem is printed on one line: the file (and line, for
-JSON Lines), the JSON path or the action, the rule id where a rule is broken, and what is
-wrong. One bad record does not stop the others from being checked; a file that cannot be
-read is a problem of that file.
+A FILE holds one record as a JSON document, or many as JSON Lines (one record a line), or
+hands in the hand notation (a FILE.nap, or text that starts as the notation does: see
+spec/formats.md); '-' reads standard input. A hand may stop before its end (a partial
+hand): its steps are checked, and it has no outcome yet. Every problem is printed on one
+line: the file (and line, for JSON Lines or a file of several hands in the notation), the
+JSON path or the line and column, the rule id where a rule is broken, and what is wrong.
+One bad record does not stop the others from being checked; a file that cannot be read is
+a problem of that file.
 
 The exit status is 0 when every record is valid, 1 when any is not.
 """
 
 _VALIDATE_EPILOG = """\
 examples:
-  napkit validate hand.json hands.jsonl
+  napkit validate hand.json hands.jsonl hand.nap
   napkit record pagat --hands 5 --seed 1 | napkit validate -
   napkit validate --quiet --json records/*.json
 """
@@ -42,7 +45,8 @@ def add_command(commands: argparse._SubParsersAction[Parser]) -> None:
     validate.set_defaults(run=lambda args: validate_files(args.files, quiet=args.quiet,
                                                            as_json=args.json))
     validate.add_argument("files", nargs="+", metavar="FILE",
-                          help="a record file, JSON or JSON Lines ('-': standard input)")
+                          help="a record file: JSON, JSON Lines or the hand notation "
+                               "('-': standard input)")
     validate.add_argument("-q", "--quiet", action="store_true",
                           help="print only the problems (and the count), not the valid records")
     validate.add_argument("--json", action="store_true",

@@ -16,6 +16,7 @@ from napkit.engine.game import Game
 from napkit.engine.hand import HandState
 from napkit.engine.match import MatchState, new_match
 from napkit.engine.players import make_player, play_out
+from napkit.formats.handtext import hand_text
 from napkit.formats.records import hand_record, hand_record_line, match_record
 
 __all__ = ["chance_rng", "play_table", "player_rng", "record_chunks", "record_table",
@@ -64,9 +65,15 @@ def table_hands(game: Game, seed: int, *, opponents: str = "heuristic",
         dealer = (dealer + 1) % game.players
 
 
-def record_text(played: Sequence[HandState] | MatchState) -> str:
+def record_text(played: Sequence[HandState] | MatchState, *, notation: bool = False) -> str:
     """The record of what was played, as ``napkit record`` writes it: a match record, one
-    hand record, or JSON Lines of hand records, one a line."""
+    hand record, or JSON Lines of hand records, one a line; with ``notation``, the hands in
+    the hand notation (:mod:`napkit.formats.handtext`), a blank line between them."""
+    if notation:
+        if isinstance(played, MatchState):
+            raise ValueError("the hand notation writes hands, not a match: write a match as "
+                             "JSON (napkit-match/1)")
+        return "\n".join(hand_text(state) for state in played)
     if isinstance(played, MatchState):
         return json.dumps(match_record(played), indent=2) + "\n"
     records = [hand_record(state) for state in played]
@@ -76,19 +83,25 @@ def record_text(played: Sequence[HandState] | MatchState) -> str:
 
 
 def record_chunks(game: Game, seed: int, *, opponents: str = "heuristic",
-                  hands: int | None = None, match: bool = False) -> Iterator[str]:
+                  hands: int | None = None, match: bool = False,
+                  notation: bool = False) -> Iterator[str]:
     """What :func:`record_table` writes, in pieces as the game is played: for more than one
-    hand (not a match), a line of JSON Lines as each hand ends, so that ``napkit record
-    --hands 1000000`` holds one hand at a time; else the one record, at the end."""
+    hand (not a match), a line of JSON Lines (or, with ``notation``, a hand in the hand
+    notation) as each hand ends, so that ``napkit record --hands 1000000`` holds one hand at
+    a time; else the one record, at the end."""
     if match or (hands or 1) == 1:
-        yield record_table(game, seed, opponents=opponents, hands=hands, match=match)
+        yield record_table(game, seed, opponents=opponents, hands=hands, match=match,
+                           notation=notation)
         return
-    for state in table_hands(game, seed, opponents=opponents, hands=hands or 1):
-        yield hand_record_line(state) + "\n"
+    for i, state in enumerate(table_hands(game, seed, opponents=opponents, hands=hands or 1)):
+        if notation:
+            yield ("\n" if i else "") + hand_text(state)
+        else:
+            yield hand_record_line(state) + "\n"
 
 
 def record_table(game: Game, seed: int, *, opponents: str = "heuristic",
-                 hands: int | None = None, match: bool = False) -> str:
+                 hands: int | None = None, match: bool = False, notation: bool = False) -> str:
     """What ``napkit record`` writes for this table (see :func:`play_table`).
 
     >>> import json
@@ -98,4 +111,5 @@ def record_table(game: Game, seed: int, *, opponents: str = "heuristic",
     >>> record["format"], record["ruleset"], record["dealer"]
     ('napkit-hand/1', 'pagat', 1)
     """
-    return record_text(play_table(game, seed, opponents=opponents, hands=hands, match=match))
+    return record_text(play_table(game, seed, opponents=opponents, hands=hands, match=match),
+                       notation=notation)

@@ -331,11 +331,19 @@ def _rule_for(key: str | int, actual: Any, inherited: str | None) -> str | None:
 
 
 def check_hand_record(record: Mapping[str, Any]) -> list[Problem]:
-    """Every problem of a (schema-valid) hand record found by replaying it."""
+    """Every problem of a (schema-valid) hand record found by replaying it. A record whose
+    ``outcome`` is null is a hand recorded before its end (a partial hand): its actions must
+    stop before the hand is over."""
     problems: list[Problem] = []
-    state = replay_hand(record, problems)
-    if state is not None:
+    partial = record.get("outcome") is None
+    state = replay_hand(record, problems, finished=not partial)
+    if state is None:
+        return problems
+    if not partial:
         compare(record.get("outcome"), hand_outcome(state), ["outcome"], None, problems)
+    elif state.is_over():
+        problems.append(Problem("$.outcome", "NAP-1.3.3",
+                                "the hand is over, so its record gives the outcome, not null"))
     return problems
 
 

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from napkit.formats.handtext import HandTextError, hand_items, is_notation
 from napkit.formats.records import (
     HAND_FORMAT,
     MATCH_FORMAT,
@@ -79,7 +80,9 @@ def check_record(record: object, where: str) -> Checked:
 
 def _summary(record: dict[str, Any]) -> str:
     ruleset, players = record.get("ruleset"), record.get("players")
-    return f"{ruleset}, {players} players"
+    partial = ", partial: no outcome yet" if record.get("format") == HAND_FORMAT and (
+        "outcome" in record and record["outcome"] is None) else ""
+    return f"{ruleset}, {players} players{partial}"
 
 
 def parse_text(text: str, name: str) -> Iterator[tuple[str, object | Problem]]:
@@ -169,20 +172,41 @@ def read_source(source: str) -> tuple[str, str | Problem]:
 
 def _records(source: str) -> Iterator[tuple[str, object | Problem]]:
     """The records of one source ('-': standard input), read as a stream (:func:`parse_lines`),
-    or the problem reading it."""
+    or the problem reading it. A source in the hand notation (:func:`napkit.formats.handtext
+    .is_notation`: a ``.nap`` file, or text that starts as the notation does) is read whole."""
     name = "<stdin>" if source == "-" else source
     counted = _Counted()
     try:
         if source == "-":
-            yield from parse_lines(counted.lines(sys.stdin), name)
+            yield from _json_or_notation(counted.lines(sys.stdin), name)
             return
         with open(source, encoding="utf-8") as file:
-            yield from parse_lines(counted.lines(file), name)
+            yield from _json_or_notation(counted.lines(file), name)
     except UnicodeDecodeError as exc:
         # The text is decoded a block at a time: the line is known, the byte within it not.
         yield name, FileProblem("$", None, not_utf8(exc, counted.read + 1))
     except OSError as exc:
         yield name, FileProblem("$", None, f"cannot read: {exc.strerror or exc}")
+
+
+def _json_or_notation(lines: Iterable[str], name: str) -> Iterator[tuple[str, object | Problem]]:
+    """The records of a source's lines: JSON (:func:`parse_lines`, as a stream), or the hand
+    notation, whose hands are read each on its own (:func:`napkit.formats.handtext
+    .hand_items`)."""
+    stream = iter(lines)
+    head: list[str] = []
+    for line in stream:
+        head.append(line)
+        if line.strip():
+            break
+    if not is_notation(name, "".join(head)):
+        yield from parse_lines(itertools.chain(head, stream), name)
+        return
+    for where, item in hand_items("".join(itertools.chain(head, stream)), name):
+        if isinstance(item, HandTextError):
+            yield where, Problem(item.where, item.rule, item.message)
+        else:
+            yield where, item
 
 
 class _Counted:

@@ -1,0 +1,768 @@
+"""The hand notation: a recorded hand (``napkit-hand/1``) as short text a person can type.
+
+What PBN is to bridge: a few ``key: value`` lines, the game and the table first, then the
+deal (each seat's cards as dealt, the widow, the stock), then the steps of the hand by section
+(``purchase:``, ``auction:``, ``exchange:``, ``trumps:``, ``play:``), each step a seat and an
+action as ``napkit play`` reads it (:func:`napkit.formats.notation.parse_action`), steps
+parted by commas or lines. ``#`` starts a comment. A hand may stop anywhere after the deal (a
+dispute is often about a hand still in play); such a hand's record has a null ``outcome``.
+spec/formats.md ("The hand notation") gives the grammar; files are named ``*.nap``.
+
+The reader replays every step through the engine, so each error names the line and column,
+what is wrong and, where a rule is broken, its id: a card dealt twice breaks the pack rule
+(NAP-2.2.1), a hand of four cards NAP-4.2.1, a revoke the engine's NAP-8.1.1. The writer is
+canonical: what it writes reads back to the same record, and writing that record again gives
+the same text.
+
+>>> from napkit.formats.handtext import HandTextError, dumps, loads
+>>> [record] = loads('''
+... ruleset: pagat
+... players: 3
+... dealer: 0
+... seat 0: 5S 8D KD 7S 4H
+... seat 1: JD AS 9S 3C AH
+... seat 2: 9C JC 6C 9H 7C
+... auction: 1 pass, 2 bid four, 0 bid nap
+... play: 0 5S, 1 AS, 2 JC
+... ''')
+>>> record["deal"][:6], record["outcome"]
+(['JD', 'AS', '9S', '9C', 'JC', '6C'], None)
+>>> print(dumps([record]).splitlines()[-2])
+  0 5S, 1 AS, 2 JC  # seat 1 wins
+>>> try:
+...     loads("ruleset: pagat\\nplayers: 3\\ndealer: 0\\nseat 0: 5S 8D KD 7S 5S")
+... except HandTextError as exc:
+...     print(exc)
+<text>: line 4, column 21: NAP-2.2.1: 5S is dealt twice (first at line 4, column 9)
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from napkit.engine.acting import turn_refusal
+from napkit.engine.actions import (
+    Action,
+    Deal,
+    LeaveWidow,
+    NameTrumps,
+    Play,
+    Reshuffle,
+    TakeWidow,
+)
+from napkit.engine.cards import SUIT_NAMES, card_name, cards_of, parse_card
+from napkit.engine.deal import hand_pack
+from napkit.engine.game import Game
+from napkit.engine.hand import HandState, new_hand
+from napkit.engine.state import (
+    AUCTION,
+    CHANCE,
+    DISCARD,
+    EXCHANGE,
+    NAMING,
+    PLAY,
+    POOL,
+    PURCHASE,
+    RESHUFFLE,
+    Phase,
+)
+from napkit.errors import RuleError, SetupError
+from napkit.formats.notation import NotationError, parse_action
+from napkit.formats.records import (
+    HAND_FORMAT,
+    check_hand_record,
+    hand_outcome,
+    replay_hand,
+    step_to_json,
+    table_json,
+)
+from napkit.formats.values import cards_to_json
+from napkit.reading import ReadError, not_utf8
+from napkit.reading import loads as read_json
+from napkit.spec.schemas import schema_problems
+
+__all__ = ["SECTIONS", "SUFFIX", "HandFileError", "HandTextError", "dumps", "hand_items",
+           "hand_text", "is_notation", "loads", "read_hand_file", "read_hand_text", "state_record",
+           "write_hand"]
+
+SUFFIX = ".nap"
+"""The file name suffix of the hand notation (``hand.nap``)."""
+
+SECTIONS: dict[str, tuple[Phase, ...]] = {
+    "purchase": (PURCHASE, RESHUFFLE), "auction": (AUCTION,), "exchange": (EXCHANGE, DISCARD),
+    "trumps": (NAMING,), "play": (PLAY,)}
+"""The sections of a hand's steps, in the order of a hand, and the phases each holds."""
+
+_HEADER = ("ruleset", "options", "players", "dealer", "seats", "pool", "funds", "stakes")
+_WIDOW_KEYS = ("widow", "floater", "floating card", "kitty")
+_KEYS = (*_HEADER, "seat N", "widow", "stock", *SECTIONS)
+_SEAT_KEY = re.compile(r"seat\s+(\S+)")
+
+
+class HandFileError(ValueError):
+    """A hand file (either notation) that cannot be read as a hand: the file, where in it (a
+    line and column, or a JSON path), the rule id where a rule is broken, and what is wrong."""
+
+    def __init__(self, source: str, where: str, message: str, rule: str | None = None) -> None:
+        super().__init__(source, where, message, rule)
+        self.source = source
+        self.where = where
+        self.message = message
+        self.rule = rule
+
+    def __str__(self) -> str:
+        rule = f"{self.rule}: " if self.rule else ""
+        return f"{self.source}: {self.where}: {rule}{self.message}"
+
+
+class HandTextError(HandFileError):
+    """Hand notation that is not a hand, or a hand the rules refuse, at ``line`` and
+    ``column`` (both counted from 1)."""
+
+    def __init__(self, source: str, line: int, column: int, message: str,
+                 rule: str | None = None) -> None:
+        super().__init__(source, f"line {line}, column {column}", message, rule)
+        self.line = line
+        self.column = column
+
+
+# --- reading: lines, entries, words -----------------------------------------------------------
+@dataclass(frozen=True)
+class _Word:
+    text: str
+    line: int
+    column: int
+
+
+@dataclass
+class _Entry:
+    """A ``key: value`` line and the lines that continue it (lines with no colon)."""
+
+    key: str
+    line: int
+    column: int
+    value_column: int
+    pieces: list[_Word] = field(default_factory=list)  # the value's text, one piece a line
+
+    def words(self) -> list[_Word]:
+        return [word for piece in self.pieces for word in _split(piece, r"[^\s,]+")]
+
+    def steps(self, source: str) -> list[list[_Word]]:
+        """The steps: parted by commas and by lines (a comma may end a line)."""
+        found = []
+        for piece in self.pieces:
+            parts = piece.text.split(",")
+            column = piece.column
+            for i, part in enumerate(parts):
+                words = _split(_Word(part, piece.line, column), r"\S+")
+                if words:
+                    found.append(words)
+                elif i < len(parts) - 1:
+                    raise HandTextError(source, piece.line, column + len(part),
+                                        "a comma with no step before it")
+                column += len(part) + 1
+        return found
+
+
+def _split(word: _Word, pattern: str) -> list[_Word]:
+    return [_Word(m.group(), word.line, word.column + m.start())
+            for m in re.finditer(pattern, word.text)]
+
+
+def _entries(text: str, source: str) -> list[_Entry]:
+    entries: list[_Entry] = []
+    for number, raw in enumerate(text.removeprefix("\ufeff").splitlines(), 1):
+        line = raw.split("#", 1)[0]
+        if not line.strip():
+            continue
+        colon = line.find(":")
+        if colon < 0:
+            if not entries:
+                start = len(line) - len(line.lstrip()) + 1
+                raise HandTextError(source, number, start,
+                                    "expected 'KEY: VALUE' (a hand starts with 'ruleset: ID')")
+            entries[-1].pieces.append(_Word(line, number, 1))
+            continue
+        key = line[:colon]
+        start = len(key) - len(key.lstrip()) + 1
+        if not key.strip():
+            raise HandTextError(source, number, colon + 1, "a colon with no key before it")
+        entry = _Entry(" ".join(key.lower().split()), number, start, colon + 2)
+        entry.pieces.append(_Word(line[colon + 1:], number, colon + 2))
+        entries.append(entry)
+    return entries
+
+
+def _hands(entries: list[_Entry], source: str) -> list[list[_Entry]]:
+    """The entries of each hand: a hand starts at its ``ruleset:`` line."""
+    hands: list[list[_Entry]] = []
+    for entry in entries:
+        if entry.key == "ruleset":
+            hands.append([])
+        elif not hands:
+            raise HandTextError(source, entry.line, entry.column,
+                                f"a hand starts with 'ruleset: ID', not '{entry.key}:'")
+        hands[-1].append(entry)
+    return hands
+
+
+# --- reading: one hand -------------------------------------------------------------------------
+class _Reader:
+    """Reads the entries of one hand into its record, replaying each step."""
+
+    def __init__(self, entries: list[_Entry], source: str, end: tuple[int, int]) -> None:
+        self.entries = entries
+        self.source = source
+        self.end = end  # where the text ends (for what is missing at the end)
+
+    def error(self, at: _Word | _Entry | tuple[int, int], message: str,
+              rule: str | None = None) -> HandTextError:
+        if isinstance(at, tuple):
+            line, column = at
+        else:
+            line, column = at.line, at.column
+        return HandTextError(self.source, line, column, message, rule)
+
+    def one(self, entry: _Entry) -> _Word:
+        words = entry.words()
+        if len(words) != 1:
+            at = words[1] if words else (entry.line, entry.value_column)
+            raise self.error(at, f"'{entry.key}:' takes one value, not {len(words)}")
+        return words[0]
+
+    def number(self, word: _Word, what: str) -> int:
+        if not re.fullmatch(r"[0-9]{1,15}", word.text):
+            raise self.error(word, f"{what} is a whole number, not {word.text!r}")
+        return int(word.text)
+
+    def numbers(self, entry: _Entry) -> list[int]:
+        return [self.number(w, f"each value of '{entry.key}:'") for w in entry.words()]
+
+    def read(self) -> dict[str, Any]:
+        header: dict[str, _Entry] = {}
+        rest = list(self.entries)
+        while rest and rest[0].key in _HEADER:
+            entry = rest.pop(0)
+            if entry.key in header:
+                first = header[entry.key]
+                raise self.error(entry, f"'{entry.key}:' is given twice (first at line "
+                                        f"{first.line})")
+            header[entry.key] = entry
+        game, state = self.table(header, rest[0] if rest else None)
+        state, pack, rest = self.deal(game, state, rest)
+        steps: list[dict[str, Any]] = []
+        seen: dict[str, _Entry] = {}
+        for entry in rest:
+            if entry.key not in SECTIONS:
+                raise self.misplaced(entry)
+            if entry.key in seen:
+                raise self.error(entry, f"'{entry.key}:' is given twice (first at line "
+                                        f"{seen[entry.key].line}): write the {entry.key} in "
+                                        "one place")
+            seen[entry.key] = entry
+            for words in entry.steps(self.source):
+                for one in _plays(words):
+                    state = self.step(state, entry.key, one, steps)
+        return {
+            "format": HAND_FORMAT, **table_json(state), "deal": cards_to_json(pack),
+            "actions": steps, "outcome": hand_outcome(state) if state.is_over() else None}
+
+    def misplaced(self, entry: _Entry) -> HandTextError:
+        key = entry.key
+        if key in _HEADER:
+            return self.error(entry, f"'{key}:' belongs before the deal, with 'ruleset:'")
+        if key in ("widow", "stock", *_WIDOW_KEYS) or _SEAT_KEY.fullmatch(key):
+            return self.error(entry, f"'{key}:' belongs to the deal, before the steps")
+        return self.error(entry, f"unknown key '{key}:' (the keys: {', '.join(_KEYS)})")
+
+    # --- the game and the table ---------------------------------------------------------------
+    def table(self, header: dict[str, _Entry], first: _Entry | None) -> tuple[Game, HandState]:
+        ruleset = self.one(header["ruleset"])
+        for key in ("players", "dealer"):
+            later = next((e for e in self.entries if e.key == key), None)
+            if later is not None and key not in header:
+                raise self.misplaced(later)
+            if key not in header:
+                at = (first.line, first.column) if first else self.end
+                raise self.error(at, f"'{key}:' is missing: the table comes before the deal "
+                                     "('players: N', 'dealer: SEAT')")
+        players = self.number(self.one(header["players"]), "players")
+        options: dict[str, str] = {}
+        for word in header["options"].words() if "options" in header else []:
+            name, equals, choice = word.text.partition("=")
+            if not equals or not name or not choice:
+                raise self.error(word, f"an option is NAME=CHOICE, not {word.text!r}")
+            if name in options:
+                raise self.error(word, f"option {name} is given twice")
+            options[name] = choice
+        try:
+            game = Game.create(ruleset.text, players, options)
+        except SetupError as exc:
+            where: _Word | _Entry = ruleset
+            if exc.rule != "NAP-10.1.1":
+                where = self.one(header["players"])
+            elif "no ruleset" not in exc.message and "options" in header:
+                words = header["options"].words()
+                where = next((w for w in words if re.search(
+                    rf"option '?{re.escape(w.text.partition('=')[0])}\b", exc.message)),
+                    header["options"])
+            raise self.error(where, exc.message, exc.rule) from None
+        dealer = self.number(self.one(header["dealer"]), "the dealer")
+        seats = tuple(self.numbers(header["seats"])) if "seats" in header else None
+        pool = self.number(self.one(header["pool"]), "the pool") if "pool" in header else 0
+        funds = tuple(self.numbers(header["funds"])) if "funds" in header else None
+        stakes = self.number(self.one(header["stakes"]), "the stakes") \
+            if "stakes" in header else 1
+        if stakes < 1:
+            raise self.error(self.one(header["stakes"]), "the stakes are at least 1")
+        try:
+            state = game.new_hand(dealer, seats=seats, pool=pool, funds=funds, stakes=stakes)
+        except SetupError as exc:
+            key = {"NAP-4.1.1": "dealer", "NAP-10.1.2": "funds"}.get(exc.rule, "seats")
+            blamed = header.get(key, header["dealer"])
+            words = blamed.words()
+            raise self.error(words[0] if words else blamed, exc.message, exc.rule) from None
+        return game, state
+
+    # --- the deal ------------------------------------------------------------------------------
+    def deal(self, game: Game, state: HandState, rest: list[_Entry]) -> tuple[
+            HandState, tuple[int, ...], list[_Entry]]:
+        """Implements: NAP-2.2.1, NAP-4.2.1, NAP-4.3.1 (as the reader checks a typed deal).
+
+        Each seat's five cards, the widow, the stock, each card of the hand's pack once; the
+        pack is rebuilt by inverting the engine's own deal (:func:`_layout`)."""
+        places, widow_place, stock_places = _layout(state)
+        pack_cards = set(cards_of(hand_pack(state)))
+        size = len(pack_cards)
+        pack: list[int | None] = [None] * size
+        placed: dict[int, _Word] = {}
+        seen_keys: dict[str, _Entry] = {}
+        named = game.rules.widow.name if game.rules.widow else "widow"
+
+        def cards(entry: _Entry) -> list[tuple[int, _Word]]:
+            return self.cards(entry, game, state, pack_cards, placed)
+
+        while rest and (_SEAT_KEY.fullmatch(rest[0].key) or rest[0].key in (
+                "stock", *_WIDOW_KEYS)):
+            entry = rest.pop(0)
+            seat_key = _SEAT_KEY.fullmatch(entry.key)
+            key = "seat " + seat_key.group(1) if seat_key else (
+                "widow" if entry.key in _WIDOW_KEYS else entry.key)
+            if key in seen_keys:
+                raise self.error(entry, f"'{entry.key}:' is given twice (first at line "
+                                        f"{seen_keys[key].line})")
+            seen_keys[key] = entry
+            if seat_key:
+                seat = self.number(_Word(seat_key.group(1), entry.line, entry.column + 5),
+                                   "a seat")
+                if seat not in places:
+                    raise self.error(entry, f"seat {seat} is not dealt in (the hand's seats: "
+                                            f"{' '.join(map(str, sorted(places)))})")
+                dealt = cards(entry)
+                if len(dealt) != 5:
+                    raise self.error(entry, f"seat {seat} is dealt {len(dealt)} cards: every "
+                                            "player is dealt five", "NAP-4.2.1")
+                for place, (card, _) in zip(places[seat], dealt, strict=True):
+                    pack[place] = card
+            elif key == "widow":
+                if widow_place < 0:
+                    raise self.error(entry, f"{game.id} deals no widow", "NAP-4.3.1")
+                dealt = cards(entry)
+                if len(dealt) != 1:
+                    raise self.error(entry, f"the {named} is one card, not {len(dealt)}",
+                                     "NAP-4.3.1")
+                pack[widow_place] = dealt[0][0]
+            else:
+                dealt = cards(entry)
+                if len(dealt) != len(stock_places):
+                    raise self.error(entry, f"the stock is {len(stock_places)} cards, not "
+                                            f"{len(dealt)}", "NAP-2.2.1")
+                for place, (card, _) in zip(stock_places, dealt, strict=True):
+                    pack[place] = card
+        at = (rest[0].line, rest[0].column) if rest else self.end
+        missing = [seat for seat in sorted(places) if f"seat {seat}" not in seen_keys]
+        if missing:
+            raise self.error(at, f"seat {missing[0]}'s cards are not given ('seat "
+                                 f"{missing[0]}: five cards'): every player is dealt five",
+                             "NAP-4.2.1")
+        if widow_place >= 0 and "widow" not in seen_keys:
+            raise self.error(at, f"the {named} is not given ('{named}: CARD'): {game.id} "
+                                 "deals one card face down", "NAP-4.3.1")
+        # The stock may be left out: the cards no one was dealt, in card order.
+        left = iter(sorted(pack_cards - set(placed)))
+        full = tuple(next(left) if card is None else card for card in pack)
+        try:
+            return state.apply(Deal(full)), full, rest
+        except RuleError as exc:  # not expected: the checks above are the deal's
+            raise self.error(at, exc.message, exc.rule) from None
+
+    def cards(self, entry: _Entry, game: Game, state: HandState, pack_cards: set[int],
+              placed: dict[int, _Word]) -> list[tuple[int, _Word]]:
+        """The cards of a line of the deal, each in the pack and not dealt before."""
+        found = []
+        for word in entry.words():
+            try:
+                card = parse_card(word.text)
+            except ValueError as exc:
+                raise self.error(word, str(exc)) from None
+            if card in placed:
+                first = placed[card]
+                raise self.error(word, f"{card_name(card)} is dealt twice (first at line "
+                                       f"{first.line}, column {first.column})", "NAP-2.2.1")
+            if card not in pack_cards:
+                raise self.error(word, f"{card_name(card)} is not in this hand's pack "
+                                       f"({game.id} for {len(state.order)} players)",
+                                 "NAP-2.2.1")
+            placed[card] = word
+            found.append((card, word))
+        return found
+
+    # --- the steps -----------------------------------------------------------------------------
+    def step(self, state: HandState, section: str, words: list[_Word],
+             steps: list[dict[str, Any]]) -> HandState:
+        start = words[0]
+        seat: int | None = None
+        action: Action
+        if words[0].text.lower() == "reshuffle":
+            stock = []
+            for word in words[1:]:
+                try:
+                    stock.append(parse_card(word.text))
+                except ValueError as exc:
+                    raise self.error(word, str(exc)) from None
+            action = Reshuffle(tuple(stock))
+        else:
+            if words[0].text.isdigit():
+                seat = self.number(words[0], "a seat")
+                words = words[1:]
+                if not words:
+                    raise self.error(start, f"seat {seat} does what? write the action after "
+                                            "the seat, as '1 pass'")
+            try:
+                action = parse_action(" ".join(w.text for w in words))
+            except NotationError as exc:
+                raise self.error(words[0], str(exc)) from None
+            if seat is None and state.turn == CHANCE:
+                raise self.error(start, "it is chance's turn, not a player's: the stock is "
+                                        "made again of the discards ('reshuffle CARDS')",
+                                 "NAP-1.3.1")
+            if seat is None:
+                seat = state.turn
+        if state.is_over():
+            raise self.error(start, "the hand is over: this step is one too many", "NAP-1.3.3")
+        refused = turn_refusal(state.turn, seat)
+        if refused is not None:
+            raise self.error(start, refused.message, refused.rule)
+        phase = state.phase
+        try:
+            after = state.apply(action)
+        except RuleError as exc:
+            raise self.error(start, exc.message, exc.rule) from None
+        if phase not in SECTIONS[section]:
+            belongs = next(name for name, phases in SECTIONS.items() if phase in phases)
+            raise self.error(start, f"'{_action_text(action)}' is a step of the {belongs}, "
+                                    f"not of the {section}: write it after '{belongs}:'")
+        steps.append(step_to_json(CHANCE if seat is None else seat, action))
+        return after
+
+
+def _plays(words: list[_Word]) -> list[list[_Word]]:
+    """A step of two or more cards and nothing else (``5S AS JC``) is as many plays."""
+    if len(words) > 1:
+        try:
+            for word in words:
+                parse_card(word.text)
+        except ValueError:
+            return [words]
+        return [[word] for word in words]
+    return [words]
+
+
+def _layout(state: HandState) -> tuple[dict[int, tuple[int, ...]], int, tuple[int, ...]]:
+    """Where the deal puts each place of the pack, found by dealing the pack in card order
+    through the engine's own deal: each seat's places in the order dealt, the widow's place
+    (-1: none), and the stock's places, top first."""
+    key = ("formats.handtext", "layout", state.dealer, state.order)
+    memo = state.game.memo
+    found: tuple[dict[int, tuple[int, ...]], int, tuple[int, ...]] | None = memo.get(key)
+    if found is None:
+        cards = cards_of(hand_pack(state))
+        place = {card: i for i, card in enumerate(cards)}
+        dealt = state.apply(Deal(cards))
+        found = memo[key] = (
+            {seat: tuple(place[c] for c in dealt.hand(seat)) for seat in state.order},
+            place[dealt.widow] if dealt.widow >= 0 else -1,
+            tuple(place[c] for c in dealt.stock))
+    return found
+
+
+def loads(text: str, source: str = "<text>") -> list[dict[str, Any]]:
+    """The ``napkit-hand/1`` records of the hands a text writes in the hand notation, in
+    order (a text may hold several hands, each starting at its ``ruleset:`` line).
+
+    Raises :class:`HandTextError` at the first problem: where (line, column), the rule broken
+    where there is one, and what is wrong.
+    """
+    records = []
+    for _, item in hand_items(text, source):
+        if isinstance(item, HandTextError):
+            raise item
+        records.append(item)
+    return records
+
+
+def read_hand_text(text: str, source: str = "<text>") -> dict[str, Any]:
+    """The record of the one hand a text writes (:func:`loads`; more than one is an error)."""
+    records = loads(text, source)
+    if len(records) > 1:
+        second = _hands(_entries(text, source), source)[1][0]
+        raise HandTextError(source, second.line, second.column,
+                            "a second hand: one hand is expected here")
+    return records[0]
+
+
+# --- writing -------------------------------------------------------------------------------------
+def _action_text(action: Action) -> str:
+    """An action as the notation writes it: the shortest form :func:`parse_action` reads."""
+    match action:
+        case Play(card=card):
+            return card_name(card)
+        case TakeWidow():
+            return "take"
+        case LeaveWidow():
+            return "leave"
+        case NameTrumps(suit=suit):
+            return f"name {SUIT_NAMES[suit]}"
+        case _:
+            return str(action)
+
+
+def _wrapped(key: str, items: list[str], width: int = 96) -> list[str]:
+    """``key: item, item...``, carried on to lines of their own past ``width``."""
+    lines = [f"{key}:"]
+    for i, item in enumerate(items):
+        piece = f" {item}" + ("," if i < len(items) - 1 else "")
+        if len(lines[-1]) + len(piece) > width and lines[-1] != f"{key}:":
+            lines.append(" ")
+        lines[-1] += piece
+    return lines
+
+
+def _words_wrapped(key: str, items: list[str], width: int = 96) -> list[str]:
+    lines = [f"{key}:"]
+    for item in items:
+        if len(lines[-1]) + 1 + len(item) > width and lines[-1] != f"{key}:":
+            lines.append(" ")
+        lines[-1] += f" {item}"
+    return lines
+
+
+def _party(party: int) -> str:
+    return "the pool" if party == POOL else f"seat {party}"
+
+
+def hand_text(state: HandState) -> str:
+    """The hand notation of a hand as far as it has gone (dealt at least), canonical.
+
+    >>> from napkit import Game
+    >>> from napkit.formats.handtext import hand_text
+    >>> from napkit.formats.recording import play_table
+    >>> [hand] = play_table(Game.create("pagat", 3), seed=1)
+    >>> print(hand_text(hand).splitlines()[0])
+    ruleset: pagat
+    """
+    history = state.history
+    if not history:
+        raise ValueError("a hand is written once it is dealt")
+    deal = history[0][1]
+    assert isinstance(deal, Deal)
+    game = state.game
+    table = table_json(state)
+    lines = [f"ruleset: {game.id}"]
+    lines += _words_wrapped("options", [f"{k}={v}" for k, v in table["options"].items()])
+    lines += [f"players: {game.players}", f"dealer: {state.dealer}"]
+    if table["seats"] != list(range(game.players)):
+        lines.append("seats: " + " ".join(map(str, table["seats"])))
+    if table["pool"]:
+        lines.append(f"pool: {table['pool']}")
+    if table["funds"] is not None:
+        lines.append("funds: " + " ".join(map(str, table["funds"])))
+    if table["stakes"] != 1:
+        lines.append(f"stakes: {table['stakes']}")
+    fresh = new_hand(game, state.dealer, state.order, table["pool"],
+                     None if table["funds"] is None else tuple(table["funds"]), state.stakes)
+    places, widow_place, stock_places = _layout(fresh)
+    pack = deal.pack
+    for seat in sorted(places):
+        lines.append(f"seat {seat}: " + " ".join(card_name(pack[p]) for p in places[seat]))
+    if widow_place >= 0:
+        named = game.rules.widow.name if game.rules.widow else "widow"
+        lines.append(f"{'floater' if named == 'floating card' else named}: "
+                     f"{card_name(pack[widow_place])}")
+    if stock_places:
+        lines += _words_wrapped("stock", [card_name(pack[p]) for p in stock_places])
+    lines += _steps_text(fresh.apply(deal), history[1:])
+    lines += _end_comment(state)
+    return "\n".join(lines) + "\n"
+
+
+def _steps_text(state: HandState, steps: Iterable[tuple[int, Action]]) -> list[str]:
+    sections: dict[str, list[str]] = {}
+    tricks: list[str] = []
+    trick: list[str] = []
+    for actor, action in steps:
+        section = next(name for name, phases in SECTIONS.items() if state.phase in phases)
+        text = _action_text(action) if actor == CHANCE else f"{actor} {_action_text(action)}"
+        before = len(state.tricks)
+        state = state.apply(action)
+        if section != "play":
+            sections.setdefault(section, []).append(text)
+            continue
+        trick.append(text)
+        if len(state.tricks) > before:
+            tricks.append(", ".join(trick) + f"  # seat {state.tricks[-1].winner} wins")
+            trick = []
+    lines = []
+    for name in SECTIONS:
+        if name in sections:
+            lines += _wrapped(name, sections[name])
+    if trick:
+        tricks.append(", ".join(trick))
+    if tricks:
+        lines.append("play:")
+        lines += [f"  {line}" for line in tricks]
+    return lines
+
+
+def _end_comment(state: HandState) -> list[str]:
+    """Comments on how the hand ends (the reader works it out again; they are for people)."""
+    result = state.result
+    if result is None:
+        who = "chance" if state.turn == CHANCE else f"seat {state.turn}"
+        return [f"# the hand stops in the {state.phase_name}: {who} to act"]
+    if result.thrown_in:
+        words = ["thrown", "in"]
+    else:
+        made = "made" if result.made else "lost"
+        words = f"seat {result.declarer}'s {result.contract}: {result.tricks} tricks, {made}"\
+            .split()
+    for p in result.payments:
+        words[-1] += ";"
+        words += f"{_party(p.payer)} pays {_party(p.payee)} {p.amount} ({p.rule})".split()
+    lines = _words_wrapped("# outcome", words)
+    return [lines[0], *(f"#  {line.strip()}" for line in lines[1:])]
+
+
+def state_record(state: HandState) -> dict[str, Any]:
+    """The ``napkit-hand/1`` record of a hand as far as it has gone (dealt at least): the
+    outcome is null until the hand is over."""
+    history = state.history
+    if not history:
+        raise ValueError("a hand is recorded once it is dealt")
+    deal = history[0][1]
+    assert isinstance(deal, Deal)
+    return {"format": HAND_FORMAT, **table_json(state), "deal": cards_to_json(deal.pack),
+            "actions": [step_to_json(a, x) for a, x in history[1:]],
+            "outcome": hand_outcome(state) if state.is_over() else None}
+
+
+def write_hand(record: Mapping[str, Any], source: str = "<record>") -> str:
+    """The hand notation of a ``napkit-hand/1`` record, canonical; :class:`HandFileError` (by
+    JSON path) if the record is not a valid hand: the notation holds only what the rules
+    allow, and works its outcome out again."""
+    problems = schema_problems("hand-record", record)
+    if problems:
+        raise HandFileError(source, *problems[0])
+    found = check_hand_record(record)
+    if found:
+        raise HandFileError(source, found[0].path, found[0].message, found[0].rule)
+    replayed = replay_hand(record, [], finished=False)
+    assert replayed is not None
+    return hand_text(replayed)
+
+
+def dumps(records: Iterable[Mapping[str, Any]]) -> str:
+    """The hand notation of one or more records (:func:`write_hand`), a blank line between
+    hands."""
+    return "\n".join(write_hand(record) for record in records)
+
+
+# --- files of either notation ------------------------------------------------------------------
+def is_notation(name: str, text: str) -> bool:
+    """Whether a file is in the hand notation rather than JSON: by its suffix (``.nap``;
+    ``.json`` and ``.jsonl`` are JSON), else by its first line that is not blank, which in the
+    notation is a comment or a key (``ruleset: ...``) and in JSON never is.
+
+    >>> from napkit.formats.handtext import is_notation
+    >>> is_notation("-", "# a hand\\nruleset: pagat"), is_notation("-", '{"format": ...}')
+    (True, False)
+    """
+    suffix = Path(name).suffix.lower()
+    if suffix == SUFFIX:
+        return True
+    if suffix in (".json", ".jsonl"):
+        return False
+    first = next((line.strip() for line in text.removeprefix("\ufeff").splitlines()
+                  if line.strip()), "")
+    return bool(re.match(r"#|[A-Za-z][A-Za-z ]*[0-9]*\s*:", first))
+
+
+def hand_items(text: str, source: str) -> Iterator[tuple[str, dict[str, Any] | HandTextError]]:
+    """Each hand of a text in the notation, read on its own: (where, its record or why it is
+    not a hand); ``where`` is ``source``, or ``source:LINE`` of the hand's ``ruleset:`` line
+    in a text of several hands. One bad hand does not stop the others from being read."""
+    try:
+        hands = _hands(_entries(text, source), source)
+    except HandTextError as exc:
+        yield source, exc
+        return
+    lines = text.splitlines() or [""]
+    end = (len(lines), len(lines[-1]) + 1)
+    if not hands:
+        yield source, HandTextError(source, *end, "no hand: a hand starts with 'ruleset: ID'")
+    for i, hand in enumerate(hands):
+        where = source if len(hands) == 1 else f"{source}:{hand[0].line}"
+        after = hands[i + 1][0] if i + 1 < len(hands) else None
+        try:
+            yield where, _Reader(hand, source, (after.line, after.column) if after
+                                 else end).read()
+        except HandTextError as exc:
+            yield where, exc
+
+
+def read_hand_file(path: str | Path, *, check: bool = True) -> dict[str, Any]:
+    """The ``napkit-hand/1`` record of the one hand a file holds, in the hand notation or as
+    JSON (:func:`is_notation` tells which); ``-`` is not read here.
+
+    Raises :class:`HandFileError`: a file that cannot be read, JSON that is not a hand record
+    (by JSON path), or notation that is not a hand (:class:`HandTextError`, by line and
+    column). A JSON record is checked against its schema and, with ``check``, replayed by the
+    rules (notation always is: its outcome is worked out by replay).
+    """
+    source = str(path)
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise HandFileError(source, "$", not_utf8(exc)) from None
+    except OSError as exc:
+        raise HandFileError(source, "$", f"cannot read: {exc.strerror or exc}") from None
+    if is_notation(source, text):
+        return read_hand_text(text, source)
+    try:
+        record = read_json(text)
+    except ReadError as exc:
+        raise HandFileError(source, exc.where, exc.what()) from None
+    if not isinstance(record, dict) or record.get("format") != HAND_FORMAT:
+        raise HandFileError(source, "$.format", f"expected a hand record ({HAND_FORMAT})")
+    problems = schema_problems("hand-record", record)
+    if problems:
+        raise HandFileError(source, *problems[0])
+    if check:
+        found = check_hand_record(record)
+        if found:
+            raise HandFileError(source, found[0].path, found[0].message, found[0].rule)
+    return record
