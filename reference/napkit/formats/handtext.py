@@ -77,6 +77,8 @@ from napkit.formats.records import (
     check_hand_record,
     hand_outcome,
     replay_hand,
+    start_funds,
+    start_pool,
     step_to_json,
     table_json,
 )
@@ -85,8 +87,9 @@ from napkit.reading import ReadError, not_utf8
 from napkit.reading import loads as read_json
 from napkit.spec.schemas import schema_problems
 
-__all__ = ["SECTIONS", "SUFFIX", "HandFileError", "HandTextError", "dumps", "hand_items",
-           "hand_text", "is_notation", "loads", "read_hand_file", "read_hand_text", "state_record",
+__all__ = ["SECTIONS", "SUFFIX", "HandFileError", "HandTextError", "action_text", "dealt_start",
+           "dumps", "end_comment", "hand_items", "hand_start", "hand_text", "is_notation",
+           "loads", "read_hand_file", "read_hand_text", "state_record", "table_lines",
            "write_hand"]
 
 SUFFIX = ".nap"
@@ -464,7 +467,7 @@ class _Reader:
             raise self.error(start, exc.message, exc.rule) from None
         if phase not in SECTIONS[section]:
             belongs = next(name for name, phases in SECTIONS.items() if phase in phases)
-            raise self.error(start, f"'{_action_text(action)}' is a step of the {belongs}, "
+            raise self.error(start, f"'{action_text(action)}' is a step of the {belongs}, "
                                     f"not of the {section}: write it after '{belongs}:'")
         steps.append(step_to_json(CHANCE if seat is None else seat, action))
         return after
@@ -526,7 +529,7 @@ def read_hand_text(text: str, source: str = "<text>") -> dict[str, Any]:
 
 
 # --- writing -------------------------------------------------------------------------------------
-def _action_text(action: Action) -> str:
+def action_text(action: Action) -> str:
     """An action as the notation writes it: the shortest form :func:`parse_action` reads."""
     match action:
         case Play(card=card):
@@ -575,6 +578,30 @@ def hand_text(state: HandState) -> str:
     >>> print(hand_text(hand).splitlines()[0])
     ruleset: pagat
     """
+    table, deal = table_lines(state)
+    lines = [*table, *deal, *_steps_text(dealt_start(state), state.history[1:])]
+    lines += end_comment(state)
+    return "\n".join(lines) + "\n"
+
+
+def hand_start(state: HandState) -> HandState:
+    """The hand as it was before its deal: the same game, dealer, seats, pool, chips and
+    stakes, waiting for the deal."""
+    return new_hand(state.game, state.dealer, state.order, start_pool(state),
+                    start_funds(state), state.stakes)
+
+
+def dealt_start(state: HandState) -> HandState:
+    """The hand just after its deal (a hand dealt at least)."""
+    history = state.history
+    if not history:
+        raise ValueError("a hand is written once it is dealt")
+    return hand_start(state).apply(history[0][1])
+
+
+def table_lines(state: HandState) -> tuple[list[str], list[str]]:
+    """The notation's lines of a dealt hand's game and table (``ruleset:`` to ``stakes:``),
+    and of its deal (each seat's cards as dealt, the widow, the stock)."""
     history = state.history
     if not history:
         raise ValueError("a hand is written once it is dealt")
@@ -593,21 +620,17 @@ def hand_text(state: HandState) -> str:
         lines.append("funds: " + " ".join(map(str, table["funds"])))
     if table["stakes"] != 1:
         lines.append(f"stakes: {table['stakes']}")
-    fresh = new_hand(game, state.dealer, state.order, table["pool"],
-                     None if table["funds"] is None else tuple(table["funds"]), state.stakes)
-    places, widow_place, stock_places = _layout(fresh)
+    places, widow_place, stock_places = _layout(hand_start(state))
     pack = deal.pack
-    for seat in sorted(places):
-        lines.append(f"seat {seat}: " + " ".join(card_name(pack[p]) for p in places[seat]))
+    dealt = [f"seat {seat}: " + " ".join(card_name(pack[p]) for p in places[seat])
+             for seat in sorted(places)]
     if widow_place >= 0:
         named = game.rules.widow.name if game.rules.widow else "widow"
-        lines.append(f"{'floater' if named == 'floating card' else named}: "
+        dealt.append(f"{'floater' if named == 'floating card' else named}: "
                      f"{card_name(pack[widow_place])}")
     if stock_places:
-        lines += _words_wrapped("stock", [card_name(pack[p]) for p in stock_places])
-    lines += _steps_text(fresh.apply(deal), history[1:])
-    lines += _end_comment(state)
-    return "\n".join(lines) + "\n"
+        dealt += _words_wrapped("stock", [card_name(pack[p]) for p in stock_places])
+    return lines, dealt
 
 
 def _steps_text(state: HandState, steps: Iterable[tuple[int, Action]]) -> list[str]:
@@ -616,7 +639,7 @@ def _steps_text(state: HandState, steps: Iterable[tuple[int, Action]]) -> list[s
     trick: list[str] = []
     for actor, action in steps:
         section = next(name for name, phases in SECTIONS.items() if state.phase in phases)
-        text = _action_text(action) if actor == CHANCE else f"{actor} {_action_text(action)}"
+        text = action_text(action) if actor == CHANCE else f"{actor} {action_text(action)}"
         before = len(state.tricks)
         state = state.apply(action)
         if section != "play":
@@ -638,7 +661,7 @@ def _steps_text(state: HandState, steps: Iterable[tuple[int, Action]]) -> list[s
     return lines
 
 
-def _end_comment(state: HandState) -> list[str]:
+def end_comment(state: HandState) -> list[str]:
     """Comments on how the hand ends (the reader works it out again; they are for people)."""
     result = state.result
     if result is None:
