@@ -59,7 +59,7 @@ def table_hand(game: Game, rng: random.Random) -> HandState:
             seats = None
         if seats is not None and dealer not in seats:
             seats = None
-    funds = tuple(rng.randrange(0, 40) for _ in range(n)) if rng.random() < 0.3 else None
+    funds = tuple(rng.randrange(-5, 40) for _ in range(n)) if rng.random() < 0.3 else None
     pool = rng.choice([0, 0, 3, 12])
     stakes = rng.choice([1, 1, 2])
     try:

@@ -237,13 +237,15 @@ class _Reader:
             raise self.error(at, f"'{entry.key}:' takes one value, not {len(words)}")
         return words[0]
 
-    def number(self, word: _Word, what: str) -> int:
-        if not re.fullmatch(r"[0-9]{1,15}", word.text):
-            raise self.error(word, f"{what} is a whole number, not {word.text!r}")
+    def number(self, word: _Word, what: str, signed: bool = False) -> int:
+        if not re.fullmatch(r"-?[0-9]{1,15}" if signed else r"[0-9]{1,15}", word.text):
+            kind = "a whole number" if signed else "a whole number (0 or more)"
+            raise self.error(word, f"{what} is {kind}, not {word.text!r}")
         return int(word.text)
 
-    def numbers(self, entry: _Entry) -> list[int]:
-        return [self.number(w, f"each value of '{entry.key}:'") for w in entry.words()]
+    def numbers(self, entry: _Entry, signed: bool = False) -> list[int]:
+        return [self.number(w, f"each value of '{entry.key}:'", signed)
+                for w in entry.words()]
 
     def read(self) -> dict[str, Any]:
         header: dict[str, _Entry] = {}
@@ -317,7 +319,8 @@ class _Reader:
         dealer = self.number(self.one(header["dealer"]), "the dealer")
         seats = tuple(self.numbers(header["seats"])) if "seats" in header else None
         pool = self.number(self.one(header["pool"]), "the pool") if "pool" in header else 0
-        funds = tuple(self.numbers(header["funds"])) if "funds" in header else None
+        # A seat's chips may be below 0 where a match lets debts run (short-payment=debt).
+        funds = tuple(self.numbers(header["funds"], signed=True)) if "funds" in header else None
         stakes = self.number(self.one(header["stakes"]), "the stakes") \
             if "stakes" in header else 1
         if stakes < 1:
@@ -346,9 +349,6 @@ class _Reader:
         seen_keys: dict[str, _Entry] = {}
         named = game.rules.widow.name if game.rules.widow else "widow"
 
-        def cards(entry: _Entry) -> list[tuple[int, _Word]]:
-            return self.cards(entry, game, state, pack_cards, placed)
-
         while rest and (_SEAT_KEY.fullmatch(rest[0].key) or rest[0].key in (
                 "stock", *_WIDOW_KEYS)):
             entry = rest.pop(0)
@@ -365,7 +365,7 @@ class _Reader:
                 if seat not in places:
                     raise self.error(entry, f"seat {seat} is not dealt in (the hand's seats: "
                                             f"{' '.join(map(str, sorted(places)))})")
-                dealt = cards(entry)
+                dealt = self.cards(entry, game, state, pack_cards, placed)
                 if len(dealt) != 5:
                     raise self.error(entry, f"seat {seat} is dealt {len(dealt)} cards: every "
                                             "player is dealt five", "NAP-4.2.1")
@@ -374,13 +374,13 @@ class _Reader:
             elif key == "widow":
                 if widow_place < 0:
                     raise self.error(entry, f"{game.id} deals no widow", "NAP-4.3.1")
-                dealt = cards(entry)
+                dealt = self.cards(entry, game, state, pack_cards, placed)
                 if len(dealt) != 1:
                     raise self.error(entry, f"the {named} is one card, not {len(dealt)}",
                                      "NAP-4.3.1")
                 pack[widow_place] = dealt[0][0]
             else:
-                dealt = cards(entry)
+                dealt = self.cards(entry, game, state, pack_cards, placed)
                 if len(dealt) != len(stock_places):
                     raise self.error(entry, f"the stock is {len(stock_places)} cards, not "
                                             f"{len(dealt)}", "NAP-2.2.1")
