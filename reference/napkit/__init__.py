@@ -37,9 +37,35 @@ tracer that switches threads between any two instructions of the engine.
 from __future__ import annotations
 
 import importlib
-from typing import TYPE_CHECKING, Any
+import os
+import sys
 
-from napkit.engine import game as _game
+
+def _as_the_command() -> bool:
+    """Whether this process is the ``napkit`` command (``python -m napkit``, or the console
+    script), rather than a program of someone else's that imports napkit."""
+    args = sys.orig_argv
+    return os.path.basename(sys.argv[0]) in ("napkit", "napkit.exe") or any(
+        args[i] == "-m" and args[i + 1] in ("napkit", "napkit.__main__")
+        for i in range(len(args) - 1))
+
+
+try:
+    from typing import TYPE_CHECKING, Any
+
+    from napkit.engine import game as _game
+except KeyboardInterrupt:
+    # Ctrl-C while the package is imported for the napkit command (python -m napkit imports it
+    # before napkit's __main__ can catch anything; the console script before main): one line
+    # and status 130, as at any other moment, not a traceback. In someone else's program the
+    # KeyboardInterrupt is theirs.
+    if not _as_the_command():
+        raise
+    print("\nnapkit: interrupted", file=sys.stderr)
+    # A Ctrl-C inside a dataclass's exec'd methods leaves CPython's unhandled-KeyboardInterrupt
+    # flag set, and under -m it would then kill itself with SIGINT: running exec clears it.
+    exec("pass")
+    raise SystemExit(130) from None
 
 __version__ = "0.2.0"
 

@@ -2,6 +2,8 @@
 ``napkit play ...``: play hands or a match in the terminal against the engine's own players;
 ``napkit record ...``: write the record of hands or a match the engine's players play;
 ``napkit validate ...``: check recorded hands and matches against their schemas and the rules;
+``napkit replay ...``, ``napkit explain ...``: a hand that was played, replayed under other
+rulesets and explained step by step (napkit.cli.dispute);
 ``napkit perft ...``: count the legal action sequences from a position (napkit.cli.perft);
 ``napkit conform ...``: run the conformance suite against a program (napkit.conform.cli);
 ``napkit fuzz ...``: random hands through a program and the engine, the first disagreement
@@ -28,7 +30,7 @@ import sys
 from collections.abc import Callable, Sequence
 
 from napkit import __version__
-from napkit.cli import perft, play, rules, validate
+from napkit.cli import dispute, interrupt, perft, play, rules, validate
 from napkit.cli.common import EXIT_PROBLEMS, EXIT_USAGE, Parser, silence_stdout
 from napkit.errors import ChoiceError, SpecError, SpecProblemsError, UsageError
 
@@ -52,6 +54,7 @@ def _parser() -> argparse.ArgumentParser:
     play.add_record(commands)
     validate.add_command(commands)
     perft.add_command(commands)
+    dispute.add_commands(commands)
     from napkit.conform.cli import add_commands  # napkit conform, napkit adapter
 
     add_commands(commands, Parser)
@@ -60,11 +63,17 @@ def _parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
+    interrupt.install()
+    before = interrupt.count()
     try:
-        return _main(argv)
+        status = _main(argv)
     except KeyboardInterrupt:  # Ctrl-C, at any moment: one line, no traceback (files are
         print("\nnapkit: interrupted", file=sys.stderr)  # never half-written)
         return EXIT_INTERRUPTED
+    if interrupt.count() > before and status == 0:  # Ctrl-C caught on the way and lost
+        print("\nnapkit: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    return status
 
 
 def _main(argv: Sequence[str] | None) -> int:

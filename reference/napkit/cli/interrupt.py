@@ -1,0 +1,46 @@
+"""Ctrl-C that is never lost.
+
+Python turns SIGINT into a KeyboardInterrupt raised wherever the interpreter happens to be.
+When that is inside a callback the interpreter calls on its own (the weakref callback that
+drops an import's module lock, a ``__del__``), the exception is printed as "Exception
+ignored" and dropped, and the command runs on to its end as if no key had been pressed (seen
+in a test that interrupts ``napkit conform`` while it imports the fuzzer's modules).
+
+:func:`install` puts a handler in Python's place that raises the same KeyboardInterrupt,
+except in such a callback, where it asks for the signal again (:func:`signal.raise_signal`),
+so that it is raised once the callback has returned. :func:`count` says how many times
+Ctrl-C has come, for a last check when a command ends.
+"""
+
+from __future__ import annotations
+
+import signal
+import threading
+from types import FrameType
+
+_COUNT = 0
+# Where a KeyboardInterrupt would be swallowed: importlib's callback that drops a module lock.
+_SWALLOWING = {("<frozen importlib._bootstrap>", "cb")}
+
+
+def _on_sigint(signum: int, frame: FrameType | None) -> None:
+    global _COUNT  # noqa: PLW0603
+    if frame is not None and (frame.f_code.co_filename, frame.f_code.co_name) in _SWALLOWING:
+        signal.raise_signal(signal.SIGINT)  # again, once out of the callback
+        return
+    _COUNT += 1
+    raise KeyboardInterrupt
+
+
+def install() -> None:
+    """Handle Ctrl-C as above, if Python's own handler is in place and this is the main
+    thread (a program embedding napkit keeps its own handler)."""
+    if threading.current_thread() is not threading.main_thread():
+        return
+    if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+        signal.signal(signal.SIGINT, _on_sigint)
+
+
+def count() -> int:
+    """How many times Ctrl-C has been raised as a KeyboardInterrupt since :func:`install`."""
+    return _COUNT

@@ -1,0 +1,234 @@
+"""napkit replay and napkit explain (issue 16): a hand that was played, replayed under every
+ruleset and explained step by step. The expectations of the worked hand are derived by hand
+from the sources (cited beside each), not taken from the engine."""
+
+from __future__ import annotations
+
+import json
+import random
+import signal
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from napkit import Game, load_spec
+from napkit.cli import main
+from napkit.cli.interrupt import _on_sigint, count
+from napkit.dispute.deals import pack_dealing
+from napkit.dispute.explain import locate, rule_on
+from napkit.dispute.replay import Target, replay_under, targets
+from napkit.engine.cards import card_name, parse_card
+from napkit.engine.players import play_out
+from napkit.formats.recording import record_text
+
+SPEC = load_spec()
+
+# The worked hand: four players, seat 0 deals; seat 1 holds the five top spades and bids
+# Three; the others pass; seat 1 leads spades five times and nobody else has one.
+HANDS = {1: "AS KS QS JS 10S", 2: "2H 3H 4H 5H 6H", 3: "2D 3D 4D 5D 6D", 0: "2C 3C 4C 5C 6C"}
+AUCTION = [(1, {"type": "bid", "bid": "three"}), (2, {"type": "pass"}), (3, {"type": "pass"}),
+           (0, {"type": "pass"})]
+PLAY = [(seat, {"type": "play", "card": card}) for n in range(5)
+        for seat, card in zip((1, 2, 3, 0), (HANDS[s].split()[n] for s in (1, 2, 3, 0)),
+                              strict=True)]
+
+
+def worked_hand() -> dict[str, Any]:
+    """The worked hand as a classic record, its pack built to deal those hands (napkit's
+    classic deals singly from the dealer's left)."""
+    game = Game.create("classic", 4)
+    hands = {seat: [parse_card(c) for c in text.split()] for seat, text in HANDS.items()}
+    pack = pack_dealing(game, 0, (0, 1, 2, 3), hands)
+    return {"format": "napkit-hand/1", "ruleset": "classic", "options": {}, "players": 4,
+            "dealer": 0, "seats": [0, 1, 2, 3], "pool": 0, "funds": None, "stakes": 1,
+            "deal": [card_name(c) for c in pack],
+            "actions": [{"seat": s, "action": a} for s, a in AUCTION + PLAY]}
+
+
+def test_the_worked_hand_under_every_ruleset_as_worked_by_hand() -> None:
+    verdicts = {v.target.ruleset.id: v
+                for v in (replay_under(worked_hand(), t) for t in targets(SPEC, ["all"]))}
+    assert len(verdicts) == 10
+
+    def nets(ruleset: str) -> list[int]:
+        state = verdicts[ruleset].state
+        assert verdicts[ruleset].finished and state is not None and state.result is not None
+        assert state.result.made and state.result.tricks == 5
+        return list(state.result.net)
+
+    # classic (000_...txt L43): "for bids of 3, three stakes are paid", by each opponent
+    # (DEC-006): seat 1 wins 3 from each of three.
+    assert nets("classic") == [-3, 9, -3, -3]
+    # pagat (004_...txt L42-47): each other player pays the bidder 3 units for Three.
+    assert nets("pagat") == [-3, 9, -3, -3]
+    # napoleon (002_...txt L15-20): a made trick bid wins the single stake from each player.
+    assert nets("napoleon") == [-1, 3, -1, -1]
+    # peep (001_...txt L22): the highest bidder may exchange a card with the widow, which
+    # comes before the first lead: seat 1's lead (step 5) is refused under the exchange rule.
+    peep = verdicts["peep"].parting
+    assert peep is not None and (peep.step, peep.seat, peep.rule) == (5, 1, "NAP-6.3.1")
+    # pagat-purchase (004_...txt L60): the purchase comes before the bidding, so seat 1's bid
+    # (step 1) is refused under the purchase rule.
+    purchase = verdicts["pagat-purchase"].parting
+    assert purchase is not None and (purchase.step, purchase.rule) == (1, "NAP-6.2.1")
+    # the floater games (004_...txt L66-72): four players use 24 cards, ace to nine, so
+    # the twos to sixes these hands hold are not in the pack.
+    for floater in ("pagat-floater", "pagat-aylesbury", "pagat-dorset", "pagat-teesside"):
+        setup = verdicts[floater].setup
+        assert setup is not None and setup.rule == "NAP-2.2.1", floater
+
+
+def test_replay_prints_one_table_a_column_per_ruleset(tmp_path: Path,
+                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    hand = tmp_path / "hand.json"
+    hand.write_text(json.dumps(worked_hand()), encoding="utf-8")
+    assert main(["replay", str(hand), "--under", "classic", "--under", "napoleon",
+                 "--under", "peep"]) == 1  # not legal under peep
+    out = capsys.readouterr().out
+    head = next(line for line in out.splitlines() if line.split()[:1] == ["classic"])
+    assert head.split() == ["classic", "napoleon", "peep"]
+    net = next(line for line in out.splitlines() if line.startswith("S1 net"))
+    assert net.split()[2:4] == ["+9", "+3"]
+    assert "legal only under classic, napoleon; not under peep (NAP-6.3.1)" in out
+    assert "001_311e7c0f07a8af84.txt L22:" in out  # peep's source line, quoted
+    assert "S0 pays S1 3 (NAP-9.1.1)" in out
+
+
+def test_replay_json_and_option_choices(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                        ) -> None:
+    hand = tmp_path / "hand.json"
+    hand.write_text(json.dumps(worked_hand()), encoding="utf-8")
+    assert main(["replay", str(hand), "--json", "--under", "pagat:doubling=won",
+                 "--under", "pagat"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    won, plain = report["rulesets"]
+    assert won["options"] == {"doubling": "won"} and won["legal"]
+    # Three is not doubled (doubling concerns Nap and above: 004_...txt L58).
+    assert won["settlement"]["net"] == plain["settlement"]["net"] == [-3, 9, -3, -3]
+
+
+def test_a_bid_the_ruleset_lacks_is_read_as_its_bid_of_as_many_tricks() -> None:
+    record = worked_hand()
+    record["actions"][0]["action"] = {"type": "bid", "bid": "nap"}
+    verdict = replay_under(record, Target(SPEC.rulesets["napoleon"], {}))
+    assert verdict.readings == ("step 1: bid nap read as napoleon",)
+    assert verdict.finished and verdict.state is not None and verdict.state.result is not None
+    # A made Napoleon wins double the stake from each player (002_...txt L15-20).
+    assert list(verdict.state.result.net) == [-2, 6, -2, -2]
+
+
+def test_a_partial_hand_is_legal_so_far(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                        ) -> None:
+    record = worked_hand()
+    record["actions"] = record["actions"][:6]
+    hand = tmp_path / "partial.json"
+    hand.write_text(json.dumps(record), encoding="utf-8")
+    assert main(["replay", str(hand), "--under", "classic"]) == 0
+    out = capsys.readouterr().out
+    assert "legal so far" in out and "the hand stops in the play" in out
+
+
+def test_explain_a_wellington_first_lead_shows_the_rule_and_its_source_lines(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    # Napoleon's Wellington: the declarer "must place his lowest trump as the first card"
+    # (002_...txt L15-20): a higher card of the suit led first is refused under NAP-7.2.2.
+    record = worked_hand()
+    record["ruleset"] = "napoleon"
+    hands = {seat: [parse_card(c) for c in text.split()] for seat, text in HANDS.items()}
+    pack = pack_dealing(Game.create("napoleon", 4), 0, (0, 1, 2, 3), hands)
+    record["deal"] = [card_name(c) for c in pack]
+    record["actions"] = [{"seat": 1, "action": {"type": "bid", "bid": "napoleon"}},
+                         {"seat": 2, "action": {"type": "bid", "bid": "wellington"}},
+                         {"seat": 3, "action": {"type": "pass"}},
+                         {"seat": 0, "action": {"type": "pass"}}]
+    position = locate(record, 5, Target(SPEC.rulesets["napoleon"], {}))
+    assert position.state.turn == 2
+    ruling = rule_on(position, "6H")
+    assert not ruling.allowed and ruling.rules == ("NAP-7.2.2",)
+    assert rule_on(position, "2H").allowed
+    path = tmp_path / "wellington.json"
+    path.write_text(json.dumps(record), encoding="utf-8")
+    assert main(["explain", str(path), "--at", "5", "--action", "6H"]) == 0
+    out = capsys.readouterr().out
+    assert "S2 to act; the legal actions:" in out and "play 2H" in out
+    assert "not allowed: NAP-7.2.2" in out
+    assert "002_33e5c6bd2923b07f.txt L" in out and "lowest trump" in out
+
+
+def test_explain_a_peep_nap_lead_under_another_ruleset(capsys: pytest.CaptureFixture[str],
+                                                       tmp_path: Path) -> None:
+    # Under peep, the position at step 5 is the declarer's exchange (001_...txt L22), not the
+    # lead: a card played there is refused under NAP-6.3.1, with peep's line quoted.
+    hand = tmp_path / "hand.json"
+    hand.write_text(json.dumps(worked_hand()), encoding="utf-8")
+    assert main(["explain", str(hand), "--at", "5", "--under", "peep", "--action", "AS"]) == 0
+    out = capsys.readouterr().out
+    assert "take the widow, leave the widow" in out
+    assert "not allowed: NAP-6.3.1" in out
+    assert "exchange one card with the widow" in out
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["--at", "40"], "--at 40: the hand has steps 1 to 24"),
+    (["--at", "3", "--action", "frobnicate"], "--action 'frobnicate'"),
+    (["--at", "3", "--under", "whist"], "--under no ruleset 'whist'"),
+])
+def test_explain_bad_arguments_say_so_in_one_line(argv: list[str], message: str, tmp_path: Path,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    hand = tmp_path / "hand.json"
+    hand.write_text(json.dumps(worked_hand()), encoding="utf-8")
+    assert main(["explain", str(hand), *argv]) == 2
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err and len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("{", "line 1"),
+    ('{"format": "napkit-match/1"}', "$.format: not a recorded hand"),
+    (json.dumps({**{"format": "napkit-hand/1"}}), "$"),
+])
+def test_replay_a_bad_file_is_one_line(text: str, message: str, tmp_path: Path,
+                                       capsys: pytest.CaptureFixture[str]) -> None:
+    hand = tmp_path / "bad.json"
+    hand.write_text(text, encoding="utf-8")
+    assert main(["replay", str(hand)]) == 2
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err
+
+
+def test_every_recorded_hand_is_legal_under_its_own_ruleset() -> None:
+    """Replayed under its own ruleset, a hand the engine's players played is legal to the end
+    and settles as it did (the same hands dealt, whatever the packets)."""
+    for ruleset in SPEC.rulesets:
+        game = Game.create(ruleset, 4)
+        state = play_out(game.new_hand(0), random.Random(3))
+        record = json.loads(record_text([state]))
+        verdict = replay_under(record, Target(SPEC.rulesets[ruleset], {}))
+        assert verdict.finished, ruleset
+        assert verdict.state is not None and verdict.state.result == state.result, ruleset
+
+
+def test_ctrl_c_inside_a_callback_that_would_drop_it_is_raised_after() -> None:
+    """A KeyboardInterrupt raised in importlib's module-lock callback is dropped by Python;
+    the handler asks for the signal again instead, and it is raised once out."""
+    scope: dict[str, Any] = {}
+    exec(compile("import sys\ndef cb(handler):\n    handler(2, sys._getframe())\n",
+                 "<frozen importlib._bootstrap>", "exec"), scope)
+    old = signal.signal(signal.SIGINT, _on_sigint)
+    try:
+        before = count()
+        with pytest.raises(KeyboardInterrupt):
+            scope["cb"](_on_sigint)
+            for _ in range(1000):  # the signal is raised at the next check, here
+                pass
+        assert count() == before + 1
+    finally:
+        signal.signal(signal.SIGINT, old)
+
+
+def test_replay_help_shows_an_example() -> None:
+    out = subprocess.run([sys.executable, "-m", "napkit", "replay", "--help"],
+                         capture_output=True, text=True, check=True).stdout
+    assert "napkit replay hand.json --under all" in out
