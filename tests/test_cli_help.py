@@ -13,7 +13,7 @@ from napkit.cli import main
 
 COMMANDS = [["rules"], ["rules", "list"], ["rules", "show"], ["rules", "rule"],
             ["rules", "compare"], ["rules", "decisions"], ["rules", "check"], ["rules", "search"],
-            ["play"],
+            ["rules", "new"], ["rules", "sheet"], ["play"],
             ["record"], ["validate"], ["perft"], ["conform"], ["adapter"], ["report"],
             ["report", "merge"], []]
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from napkit import paths
 from napkit.cli import main
 from napkit.spec.catalog import default_spec
 from napkit.spec.search import search, stem, terms
@@ -151,3 +152,11 @@ def test_no_result_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["rules", "search", "--json", "the of"]) == 1
     captured = capsys.readouterr()
     assert json.loads(captured.out)["results"] == []
+
+
+def test_the_dispute_guide_shows_what_search_prints(capsys: pytest.CaptureFixture[str]) -> None:
+    guide = (paths.REPO_ROOT / "docs" / "guides" / "settle-a-dispute.md").read_text(
+        encoding="utf-8")
+    assert 'napkit rules search "what does a failed Nap cost?" -n 1' in guide
+    assert main(["rules", "search", "what does a failed Nap cost?", "-n", "1"]) == 0
+    assert capsys.readouterr().out in guide

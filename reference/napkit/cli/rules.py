@@ -2,8 +2,9 @@
 
 Each command's body is a function of plain arguments that prints what the command prints and
 returns its exit status: :func:`list_rulesets`, :func:`show`, :func:`rule`,
-:func:`compare_rulesets`, :func:`decisions`, :func:`check`, :func:`search`. What they print is
-drawn by :mod:`napkit.spec.views` (and :mod:`napkit.spec.search`); a usage error is raised as
+:func:`compare_rulesets`, :func:`decisions`, :func:`check`, :func:`search`, :func:`new`,
+:func:`sheet`. What they print is drawn by :mod:`napkit.spec.views` (and
+:mod:`napkit.spec.search`, :mod:`napkit.spec.sheet`); a usage error is raised as
 :class:`~napkit.errors.UsageError`.
 """
 
@@ -26,14 +27,17 @@ from napkit.cli.common import (
     spec,
     suggest,
 )
+from napkit.cli.files import STDOUT, write_text
 from napkit.errors import SpecError, SpecProblemsError, UsageError
 from napkit.spec import search as rules_search
 from napkit.spec import views
 from napkit.spec.catalog import load_ruleset_file, read_spec
 from napkit.spec.checks import check_ruleset, check_spec
 from napkit.spec.compare import compare
-from napkit.spec.house import is_house_document, read_house_ruleset
+from napkit.spec.house import house_from_document, is_house_document, read_house_ruleset
 from napkit.spec.loading import read_document
+from napkit.spec.newhouse import house_document, parse_setting
+from napkit.spec.sheet import sheet_html
 
 # What each action's --help shows as its example (tests/test_cli_help.py runs each one).
 EXAMPLES = {
@@ -44,6 +48,9 @@ EXAMPLES = {
     "decisions": "napkit rules decisions DEC-003",
     "check": "napkit rules check spec/examples/house-two-no-wellington.json",
     "search": 'napkit rules search "what does a failed Nap cost?"',
+    "new": "napkit rules new --from pagat --option mis=on --set bids[nap].win.each=6 "
+           "-o house.json",
+    "sheet": "napkit rules sheet pagat-floater -o sheet.html",
 }
 
 
@@ -95,6 +102,32 @@ def add_commands(commands: argparse._SubParsersAction[Parser]) -> None:
     search_.add_argument("-n", "--limit", type=_count, default=5, metavar="N",
                          help="show the N best (default 5)")
     search_.add_argument("--json", action="store_true", help="print the results as JSON")
+    new_ = add("new", lambda args: new(args.parent, args.option, args.set, args.id, args.title,
+                                       args.output),
+               "write a house ruleset file: a built-in ruleset with your options and changes")
+    new_.add_argument("--from", dest="parent", required=True, metavar="RULESET",
+                      help="the built-in ruleset your game starts from")
+    new_.add_argument("--option", action="append", default=[], metavar="NAME=CHOICE",
+                      help="play with this choice of an option: it becomes the option's default "
+                           "(repeatable)")
+    new_.add_argument("--set", action="append", default=[], metavar="PARAM=VALUE",
+                      help="change a parameter: throw_in.stakes=double-next, "
+                           "bids[nap].win.each=10, ante.amount=2 (VALUE is JSON or a word; "
+                           "repeatable)")
+    new_.add_argument("--id", help="your game's id (default house-RULESET)")
+    new_.add_argument("--title", help="your game's title")
+    new_.add_argument("-o", "--output", default="-", metavar="FILE",
+                      help="the house file to write (default: standard output)")
+    sheet_ = add("sheet", lambda args: sheet(args.ruleset, args.option, args.output, args.site),
+                 "write a ruleset's rules on one printable page (HTML, A4, two sides at most)")
+    sheet_.add_argument("ruleset", metavar="RULESET", help="a ruleset id or a ruleset file")
+    sheet_.add_argument("--option", action="append", default=[], metavar="NAME=CHOICE",
+                        help="with this option value (repeatable)")
+    sheet_.add_argument("-o", "--output", default="-", metavar="FILE",
+                        help="the HTML file to write (default: standard output)")
+    sheet_.add_argument("--site", default="", metavar="URL",
+                        help="where the rules site is, for the links of the rule ids (default: "
+                             "beside the sheet, lawbook.html#NAP-...)")
 
 
 def _count(text: str) -> int:
@@ -224,4 +257,54 @@ def search(words: Sequence[str], limit: int = 5, as_json: bool = False) -> int:
               f"{question!r}; try other words, or 'napkit rules list' and 'napkit rules show "
               f"RULESET' to read the rules", file=sys.stderr)
         return EXIT_PROBLEMS
+    return 0
+
+
+def new(parent_id: str, options: Sequence[str] = (), settings: Sequence[str] = (),
+        house_id: str | None = None, title: str | None = None, output: str = "-") -> int:
+    """``napkit rules new --from RULESET [--option NAME=CHOICE]... [--set PARAM=VALUE]... -o
+    FILE``: a house ruleset file, checked as ``napkit rules check`` checks one before it is
+    written; with any problem, each is printed (the file and the JSON path) and nothing is
+    written."""
+    the_spec = spec()
+    parent = the_spec.rulesets.get(parent_id)
+    if parent is None:
+        raise UsageError(f"--from {parent_id!r} is not a built-in ruleset"
+                         f"{suggest(parent_id, list(the_spec.rulesets))}; the rulesets are "
+                         f"{', '.join(sorted(the_spec.rulesets))}")
+    choices = option_choices(list(options), "--option")
+    document = house_document(parent, choices, [parse_setting(s) for s in settings],
+                              house_id, title)
+    shown = "(standard output)" if output == STDOUT else output
+    house, problems = house_from_document(document, Path(output), shown, the_spec)
+    if problems or house is None:
+        for problem in problems:
+            name = problem.path.removeprefix("$.options.").split(".")[0]
+            given = (f" (--option {name}={choices[name]})"
+                     if problem.path.startswith("$.options.") and name in choices else "")
+            print(f"{problem}{given}", file=sys.stderr)
+        print(f"napkit: {views.check_summary(problems, 'the house ruleset')} Nothing was "
+              "written.", file=sys.stderr)
+        return EXIT_PROBLEMS
+    write_text(output, json.dumps(document, ensure_ascii=False, indent=2) + "\n")
+    report = sys.stderr if output == STDOUT else sys.stdout
+    print("\n".join(views.house_lines(house)).replace(f"{shown}: a house game",
+                                                      f"wrote {shown}: a house game", 1),
+          file=report)
+    return 0
+
+
+def sheet(ruleset_id: str, options: Sequence[str] = (), output: str = "-",
+          site: str = "") -> int:
+    """``napkit rules sheet RULESET|FILE [--option NAME=CHOICE]... -o FILE``: the ruleset's
+    rules on one printable page, HTML."""
+    the_spec = spec()
+    ruleset = ruleset_argument(the_spec, ruleset_id)
+    choices = option_choices(list(options), "--option")
+    ruleset.option_values(choices)  # an unknown option or choice is a usage error
+    if site and not site.endswith("/"):
+        site += "/"
+    write_text(output, sheet_html(the_spec, ruleset, choices, site))
+    if output != STDOUT:
+        print(f"wrote {output}: the rules of {ruleset.id} on one page")
     return 0

@@ -10,6 +10,9 @@ The extension lives in the napkit package, not in ``docs/_ext``, so that it is i
 imported, type-checked and linted with the rest of napkit, and the tests can call it directly.
 It needs the ``docs`` extra (Sphinx, MyST, furo); nothing else in napkit imports it.
 
+Each ruleset's printable rules sheet (:mod:`napkit.spec.sheet`) is written into the built site
+as ``sheets/RULESET.html`` when the build ends, and linked from the ruleset's page.
+
 Pages that need a file of their own (one per ruleset, one per ruleset's cases) are written as
 small stubs under ``docs/rulesets/`` and ``docs/cases/`` when the build starts (those folders
 are not kept in git), each holding the directive that fills it.
@@ -27,6 +30,7 @@ from sphinx.util import logging
 
 from napkit.site import nodes, pages
 from napkit.site.data import SiteData
+from napkit.spec.sheet import sheet_html
 
 __all__ = ["setup"]
 
@@ -111,6 +115,19 @@ def copy_cases(app: Sphinx, exception: Exception | None) -> None:
         shutil.copyfile(case.path, target)
 
 
+def write_sheets(app: Sphinx, exception: Exception | None) -> None:
+    """Event ``build-finished``: each built-in ruleset's one-page rules sheet
+    (:func:`napkit.spec.sheet.sheet_html`), its ids linked to the law book and the register
+    one folder up."""
+    if exception is not None or app.builder.format != "html":
+        return
+    spec = pages.current().spec
+    for rid, ruleset in spec.rulesets.items():
+        target = Path(app.outdir) / pages.sheet_file(rid)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(sheet_html(spec, ruleset, site="../"), encoding="utf-8")
+
+
 def start(app: Sphinx) -> None:
     """Event ``builder-inited``: no failure yet; write the generated pages' stubs."""
     pages.FAILURES.clear()
@@ -126,6 +143,7 @@ def finish(app: Sphinx, exception: Exception | None) -> None:
         app.statuscode = 1
         return
     copy_cases(app, exception)
+    write_sheets(app, exception)
 
 
 def setup(app: Sphinx) -> dict[str, Any]:

@@ -75,6 +75,11 @@ def cases_doc(ruleset_id: str) -> str:
     return f"cases/{ruleset_id}"
 
 
+def sheet_file(ruleset_id: str) -> str:
+    """Where a ruleset's printable rules sheet is written in the site (when the build ends)."""
+    return f"sheets/{ruleset_id}.html"
+
+
 def case_file(case: Case) -> str:
     """Where a case file is copied in the site: ``cases/RULESET/KIND/NAME.json``."""
     return f"cases/{case.id}.json"
@@ -286,6 +291,11 @@ class RulesetDirective(SphinxDirective):
             facts.append([strong("extends: "), link(ruleset.extends, ruleset_doc(ruleset.extends)),
                           text(" (its rules, options and parameters, except where this file "
                                "says otherwise)")])
+        facts.append([strong("on one page: "),
+                      link("the rules sheet", file=sheet_file(ruleset.id)),
+                      text(" (printable, A4: the bids, the deal, the lead duties, the match and "
+                           "the decisions, each with its rule's id; "),
+                      code(f"napkit rules sheet {ruleset.id} -o sheet.html"), text(")")])
         cases = site.cases.by_ruleset.get(ruleset.id, ())
         if cases:
             facts.append([strong("conformance cases: "),

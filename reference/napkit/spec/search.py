@@ -354,11 +354,22 @@ def value_text(rule: Rule, resolved: Mapping[str, JSON]) -> str:
         pairs = param_values(resolved, entry)
         if entry.startswith("bids[*]."):
             if pairs:
-                parts.append(f"{entry.removeprefix('bids[*].')}: "
-                             + ", ".join(f"{b} {t}" for b, t in pairs))
+                parts.append(f"{entry.removeprefix('bids[*].')}: {_per_bid(pairs)}")
         else:
             parts += [f"{label} = {text}" for label, text in pairs]
     return "; ".join(parts) or "not set"
+
+
+def _per_bid(pairs: Sequence[tuple[str, str]]) -> str:
+    """Each bid's value (``three 3, four 4``), or, where few words are shared by many bids,
+    each word with its bids (``any (three, four, nap), lowest-trump (wellington)``)."""
+    by_value: dict[str, list[str]] = {}
+    for bid, text in pairs:
+        by_value.setdefault(text, []).append(bid)
+    numbers = all(text.lstrip("-").isdigit() for text in by_value)
+    if numbers or 2 * len(by_value) > len(pairs):
+        return ", ".join(f"{bid} {text}" for bid, text in pairs)
+    return ", ".join(f"{text} ({', '.join(bids)})" for text, bids in by_value.items())
 
 
 def _together(pairs: Sequence[tuple[str, str]]) -> tuple[tuple[str, str], ...]:
