@@ -16,35 +16,38 @@ import pytest
 from napkit import Game, load_spec
 from napkit.cli import main
 from napkit.cli.interrupt import _on_sigint, count
-from napkit.dispute.deals import pack_dealing
 from napkit.dispute.explain import locate, rule_on
 from napkit.dispute.replay import Target, replay_under, targets
-from napkit.engine.cards import card_name, parse_card
 from napkit.engine.players import play_out
+from napkit.formats.handtext import read_hand_text
 from napkit.formats.recording import record_text
 
 SPEC = load_spec()
 
-# The worked hand: four players, seat 0 deals; seat 1 holds the five top spades and bids
-# Three; the others pass; seat 1 leads spades five times and nobody else has one.
+# The worked hand, typed in the hand notation as a player would: four players, seat 0 deals;
+# seat 1 holds the five top spades and bids Three; the others pass; seat 1 leads spades five
+# times and nobody else has one.
+WORKED = """\
+ruleset: classic
+players: 4
+dealer: 0
+seat 1: AS KS QS JS 10S
+seat 2: 2H 3H 4H 5H 6H
+seat 3: 2D 3D 4D 5D 6D
+seat 0: 2C 3C 4C 5C 6C
+auction: 1 bid three, 2 pass, 3 pass, 0 pass
+play: 1 AS, 2 2H, 3 2D, 0 2C
+  1 KS, 2 3H, 3 3D, 0 3C
+  1 QS, 2 4H, 3 4D, 0 4C
+  1 JS, 2 5H, 3 5D, 0 5C
+  1 10S, 2 6H, 3 6D, 0 6C
+"""
 HANDS = {1: "AS KS QS JS 10S", 2: "2H 3H 4H 5H 6H", 3: "2D 3D 4D 5D 6D", 0: "2C 3C 4C 5C 6C"}
-AUCTION = [(1, {"type": "bid", "bid": "three"}), (2, {"type": "pass"}), (3, {"type": "pass"}),
-           (0, {"type": "pass"})]
-PLAY = [(seat, {"type": "play", "card": card}) for n in range(5)
-        for seat, card in zip((1, 2, 3, 0), (HANDS[s].split()[n] for s in (1, 2, 3, 0)),
-                              strict=True)]
 
 
 def worked_hand() -> dict[str, Any]:
-    """The worked hand as a classic record, its pack built to deal those hands (napkit's
-    classic deals singly from the dealer's left)."""
-    game = Game.create("classic", 4)
-    hands = {seat: [parse_card(c) for c in text.split()] for seat, text in HANDS.items()}
-    pack = pack_dealing(game, 0, (0, 1, 2, 3), hands)
-    return {"format": "napkit-hand/1", "ruleset": "classic", "options": {}, "players": 4,
-            "dealer": 0, "seats": [0, 1, 2, 3], "pool": 0, "funds": None, "stakes": 1,
-            "deal": [card_name(c) for c in pack],
-            "actions": [{"seat": s, "action": a} for s, a in AUCTION + PLAY]}
+    """The worked hand's record, read from the notation."""
+    return read_hand_text(WORKED, "worked.nap")
 
 
 def test_the_worked_hand_under_every_ruleset_as_worked_by_hand() -> None:
@@ -82,8 +85,8 @@ def test_the_worked_hand_under_every_ruleset_as_worked_by_hand() -> None:
 
 def test_replay_prints_one_table_a_column_per_ruleset(tmp_path: Path,
                                                        capsys: pytest.CaptureFixture[str]) -> None:
-    hand = tmp_path / "hand.json"
-    hand.write_text(json.dumps(worked_hand()), encoding="utf-8")
+    hand = tmp_path / "hand.nap"
+    hand.write_text(WORKED, encoding="utf-8")
     assert main(["replay", str(hand), "--under", "classic", "--under", "napoleon",
                  "--under", "peep"]) == 1  # not legal under peep
     out = capsys.readouterr().out
@@ -134,22 +137,16 @@ def test_explain_a_wellington_first_lead_shows_the_rule_and_its_source_lines(
         capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     # Napoleon's Wellington: the declarer "must place his lowest trump as the first card"
     # (002_...txt L15-20): a higher card of the suit led first is refused under NAP-7.2.2.
-    record = worked_hand()
-    record["ruleset"] = "napoleon"
-    hands = {seat: [parse_card(c) for c in text.split()] for seat, text in HANDS.items()}
-    pack = pack_dealing(Game.create("napoleon", 4), 0, (0, 1, 2, 3), hands)
-    record["deal"] = [card_name(c) for c in pack]
-    record["actions"] = [{"seat": 1, "action": {"type": "bid", "bid": "napoleon"}},
-                         {"seat": 2, "action": {"type": "bid", "bid": "wellington"}},
-                         {"seat": 3, "action": {"type": "pass"}},
-                         {"seat": 0, "action": {"type": "pass"}}]
+    text = WORKED.replace("ruleset: classic", "ruleset: napoleon").split("auction:")[0]
+    text += "auction: 1 bid napoleon, 2 bid wellington, 3 pass, 0 pass\n"
+    record = read_hand_text(text, "wellington.nap")
     position = locate(record, 5, Target(SPEC.rulesets["napoleon"], {}))
     assert position.state.turn == 2
     ruling = rule_on(position, "6H")
     assert not ruling.allowed and ruling.rules == ("NAP-7.2.2",)
     assert rule_on(position, "2H").allowed
-    path = tmp_path / "wellington.json"
-    path.write_text(json.dumps(record), encoding="utf-8")
+    path = tmp_path / "wellington.nap"
+    path.write_text(text, encoding="utf-8")
     assert main(["explain", str(path), "--at", "5", "--action", "6H"]) == 0
     out = capsys.readouterr().out
     assert "S2 to act; the legal actions:" in out and "play 2H" in out
@@ -186,7 +183,7 @@ def test_explain_bad_arguments_say_so_in_one_line(argv: list[str], message: str,
 
 @pytest.mark.parametrize(("text", "message"), [
     ("{", "line 1"),
-    ('{"format": "napkit-match/1"}', "$.format: not a recorded hand"),
+    ('{"format": "napkit-match/1"}', "$.format: expected a hand record"),
     (json.dumps({**{"format": "napkit-hand/1"}}), "$"),
 ])
 def test_replay_a_bad_file_is_one_line(text: str, message: str, tmp_path: Path,
@@ -231,4 +228,4 @@ def test_ctrl_c_inside_a_callback_that_would_drop_it_is_raised_after() -> None:
 def test_replay_help_shows_an_example() -> None:
     out = subprocess.run([sys.executable, "-m", "napkit", "replay", "--help"],
                          capture_output=True, text=True, check=True).stdout
-    assert "napkit replay hand.json --under all" in out
+    assert "napkit replay hand.nap --under all" in out

@@ -7,16 +7,15 @@ from __future__ import annotations
 import argparse
 import json
 import shutil
-from pathlib import Path
 from typing import Any
 
 from napkit.cli.common import EXIT_PROBLEMS, Parser, print_lines, spec
 from napkit.errors import RuleError, UsageError
-from napkit.reading import ReadError, loads, not_utf8
 
 # napkit.dispute (and the engine and spec modules behind it) is imported by the commands'
 # bodies, not here: every other command starts without it.
 SAME = ("hands", "pack")  # napkit.dispute.replay.SAME
+HAND_HELP = "a hand: the hand notation (.nap) or napkit-hand/1 JSON"
 
 _REPLAY_HELP = """\
 Replay a hand that was played under other rulesets: each ruleset's column says whether the
@@ -30,14 +29,15 @@ order instead, which a ruleset dealing in other packets gives out otherwise), an
 ruleset does not have is read as its one bid of as many tricks, if it has one (classic's nap
 is napoleon's napoleon). Step 1 is the first action after the deal.
 
-HAND is a recorded hand (napkit-hand/1, as 'napkit record' or 'napkit play --record' write
-it), finished or stopped anywhere. The exit status is 0 when the hand is legal under every
-ruleset asked, 1 when it is not.
+HAND is a hand in the hand notation (hand.nap: the deal and the steps, typed as at the
+table; spec/formats.md) or a recorded hand (napkit-hand/1 JSON), finished or stopped
+anywhere. The exit status is 0 when the hand is legal under every ruleset asked, 1 when it
+is not.
 """
 
 _REPLAY_EPILOG = """\
 examples:
-  napkit replay hand.json --under all
+  napkit replay hand.nap --under all
   napkit replay hand.json --under classic --under napoleon
   napkit replay hand.json --under pagat:doubling=won --under house.json
 """
@@ -55,7 +55,7 @@ each seat the same cards.
 
 _EXPLAIN_EPILOG = """\
 examples:
-  napkit explain hand.json --at 5
+  napkit explain hand.nap --at 5
   napkit explain hand.json --at 5 --action 7H
   napkit explain hand.json --at 4 --action "bid nap" --under pagat
 """
@@ -67,7 +67,7 @@ def add_commands(commands: argparse._SubParsersAction[Parser]) -> None:
         "replay", help="replay a hand that was played under other rulesets, side by side",
         description=_REPLAY_HELP, epilog=_REPLAY_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter)
-    replay.add_argument("hand", metavar="HAND", help="a recorded hand (napkit-hand/1)")
+    replay.add_argument("hand", metavar="HAND", help=HAND_HELP)
     replay.add_argument("--under", action="append", default=[], metavar="RULESET",
                         help="'all' (every built-in ruleset), a ruleset id with options "
                              "(pagat:doubling=won,mis=on) or a ruleset file; repeatable "
@@ -83,7 +83,7 @@ def add_commands(commands: argparse._SubParsersAction[Parser]) -> None:
         "explain", help="explain a position of a hand: who acts, what is legal, and why",
         description=_EXPLAIN_HELP, epilog=_EXPLAIN_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter)
-    explain.add_argument("hand", metavar="HAND", help="a recorded hand (napkit-hand/1)")
+    explain.add_argument("hand", metavar="HAND", help=HAND_HELP)
     explain.add_argument("--at", type=int, required=True, metavar="STEP",
                          help="the step about to be made (1: the first action after the deal)")
     explain.add_argument("--under", metavar="RULESET",
@@ -96,30 +96,18 @@ def add_commands(commands: argparse._SubParsersAction[Parser]) -> None:
 
 
 def read_hand(path: str) -> dict[str, Any]:
-    """A recorded hand from a file, checked against its schema (a hand stopped anywhere, with
-    no outcome yet, is read too); :class:`~napkit.errors.UsageError` naming the JSON path
-    otherwise."""
+    """A recorded hand from a file, in the hand notation (``*.nap``) or as JSON
+    (``napkit-hand/1``), finished or stopped anywhere; :class:`~napkit.errors.UsageError`
+    naming the line and column, or the JSON path, otherwise. The recorded outcome is not
+    checked (it may be what the table is arguing about), but every step must be one the
+    record's own ruleset can deal and replay as far as it goes."""
     from napkit.dispute.replay import RecordError, dealt
-    from napkit.spec.schemas import schema_problems
+    from napkit.formats.handtext import HandFileError, read_hand_file
 
     try:
-        text = Path(path).read_text(encoding="utf-8")
-    except UnicodeDecodeError as exc:
-        raise UsageError(f"{path}: {not_utf8(exc)}") from None
-    except OSError as exc:
-        raise UsageError(f"{path}: cannot read: {exc.strerror or exc}") from None
-    try:
-        record = loads(text)
-    except ReadError as exc:
-        raise UsageError(f"{path}: {exc.where}: {exc.message}") from None
-    if not isinstance(record, dict) or record.get("format") != "napkit-hand/1":
-        raise UsageError(f"{path}: $.format: not a recorded hand (napkit-hand/1)")
-    checked = record if record.get("outcome") is not None else {**record, "outcome": None}
-    problems = [(where, message) for where, message in schema_problems("hand-record", checked)
-                if not where.startswith("$.outcome")]
-    if problems:
-        where, message = problems[0]
-        raise UsageError(f"{path}: {where}: {message}")
+        record = read_hand_file(path, check=False)
+    except HandFileError as exc:
+        raise UsageError(str(exc)) from None
     if record["deal"] is None:
         raise UsageError(f"{path}: $.deal: the hand has not been dealt: nothing to replay")
     try:
