@@ -7,8 +7,8 @@ ignored" and dropped, and the command runs on to its end as if no key had been p
 in a test that interrupts ``napkit conform`` while it imports the fuzzer's modules).
 
 :func:`install` puts a handler in Python's place that raises the same KeyboardInterrupt,
-except in such a callback, where it asks for the signal again (:func:`signal.raise_signal`),
-so that it is raised once the callback has returned. :func:`count` says how many times
+except in such a callback, where it has the signal sent again a moment later, so that it is
+raised once the callback has returned. :func:`count` says how many times
 Ctrl-C has come, for a last check when a command ends.
 """
 
@@ -21,12 +21,18 @@ from types import FrameType
 _COUNT = 0
 # Where a KeyboardInterrupt would be swallowed: importlib's callback that drops a module lock.
 _SWALLOWING = {("<frozen importlib._bootstrap>", "cb")}
+_AGAIN = 0.01  # seconds
 
 
 def _on_sigint(signum: int, frame: FrameType | None) -> None:
     global _COUNT  # noqa: PLW0603
     if frame is not None and (frame.f_code.co_filename, frame.f_code.co_name) in _SWALLOWING:
-        signal.raise_signal(signal.SIGINT)  # again, once out of the callback
+        # Again, a moment later, from another thread (raised here and now it would land in
+        # this very callback): the callback takes microseconds.
+        again = threading.Timer(_AGAIN, signal.pthread_kill,
+                                (threading.main_thread().ident, signal.SIGINT))
+        again.daemon = True
+        again.start()
         return
     _COUNT += 1
     raise KeyboardInterrupt
