@@ -329,19 +329,30 @@ def napkit(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
                           text=True, timeout=300, check=False)
 
 
+def _blocks(text: str, language: str) -> list[str]:
+    return [part.split("```", 1)[0] for part in text.split(f"```{language}\n")[1:]]
+
+
 def test_the_dispute_guide_shows_what_its_commands_print(tmp_path: Path) -> None:
     guide = (GUIDES / "settle-a-dispute.md").read_text(encoding="utf-8")
-    recorded = napkit("record", "classic", "--players", "4", "--seed", "2", "-o", "hand.json",
-                      cwd=tmp_path)
-    assert recorded.returncode == 0, recorded.stderr
-    valid = napkit("validate", "hand.json", cwd=tmp_path)
-    assert valid.returncode == 0 and valid.stdout in guide, valid.stdout
-    document = json.loads((tmp_path / "hand.json").read_text(encoding="utf-8"))
-    document.update(ruleset="napoleon", options={})
-    (tmp_path / "as-napoleon.json").write_text(json.dumps(document), encoding="utf-8")
-    other = napkit("validate", "as-napoleon.json", cwd=tmp_path)
-    assert other.returncode == 1
-    assert other.stdout in guide, other.stdout
+    texts = _blocks(guide, "text")
+    typed = next(block for block in texts if block.startswith("ruleset: classic"))
+    (tmp_path / "hand.nap").write_text(typed, encoding="utf-8")
+    valid = napkit("validate", "hand.nap", cwd=tmp_path)
+    assert valid.returncode == 0, valid.stdout + valid.stderr
+    commands = [line.split() for block in _blocks(guide, "sh") for line in block.splitlines()
+                if line.startswith("napkit replay") or line.startswith("napkit explain")]
+    assert [c[:2] for c in commands] == [["napkit", "replay"], ["napkit", "explain"]]
+    for command in commands:
+        run = subprocess.run([sys.executable, "-m", *command], cwd=tmp_path, text=True,
+                             capture_output=True, timeout=300, check=False,
+                             env={**os.environ, "COLUMNS": "100"})
+        assert "Traceback" not in run.stderr, run.stderr
+        shown = next(block for block in texts
+                     if block.splitlines()[0].split()[:2] in (["classic", "napoleon"],
+                                                              ["peep,", "4"]) and
+                     (command[1] == "replay") == block.startswith(" "))
+        assert shown in run.stdout, run.stdout
     compared = napkit("rules", "compare", "classic", "napoleon", cwd=tmp_path)
     assert "  bids[three].win.each\n    classic : 3\n    napoleon: 1\n" in compared.stdout
     assert "  bids[three].win.each\n    classic : 3\n    napoleon: 1\n" in guide
