@@ -23,6 +23,7 @@ from urllib.parse import unquote, urlsplit
 
 import pytest
 from napkit import paths
+from napkit.dispute.disagreements import points
 from napkit.site import data
 from napkit.spec.catalog import load_spec
 from napkit.spec.schemas import schema_problems
@@ -287,6 +288,8 @@ def png_size(path: Path) -> tuple[int, int]:
     ("lawbook.html", "The law book", ["NAP-1 General", "NAP-8.1.1 Following suit"]),
     ("comparison.html", "The variant comparison",
      ["Cards and packs", "The auction", "Settlement", "Options"]),
+    ("disagreements.html", "Where the sources disagree",
+     ["NAP-2.2.1 The pack", "NAP-9.1.1 The opponents pay the declarer"]),
 ])
 def test_chromium_shows_the_page(site: Path, tmp_path: Path, page: str, title: str,
                                  headings: list[str]) -> None:
@@ -310,6 +313,10 @@ def test_chromium_shows_the_page(site: Path, tmp_path: Path, page: str, title: s
         spec = load_spec()
         assert 'class="napkit-table napkit-matrix' in dom.stdout
         assert all(f"rulesets/{rid}.html" in rendered.links for rid in spec.rulesets)
+    elif page == "disagreements.html":
+        shown = {p.rule.id for p in points(load_spec())}
+        assert {f"disagree-{r}".lower() for r in shown} <= {i.lower() for i in rendered.ids}
+        assert "worked hand" in dom.stdout and "♠" in dom.stdout
     else:
         assert {rule.id for rule in load_spec().lawbook} <= rendered.ids
     # The rendered page's own links resolve too (the DOM after the theme's scripts ran).

@@ -30,6 +30,7 @@ from sphinx.util import logging
 
 from napkit.site import nodes, pages
 from napkit.site.data import SiteData
+from napkit.site.disagreements import DisagreementsDirective
 from napkit.spec.sheet import sheet_html
 
 __all__ = ["setup"]
@@ -156,6 +157,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_directive("napkit-cases", pages.CasesDirective)
     app.add_directive("napkit-cases-index", pages.CasesIndexDirective)
     app.add_directive("napkit-hand", pages.HandDirective)
+    app.add_directive("napkit-disagreements", DisagreementsDirective)
     app.add_role("rule", pages.rule_role)
     app.add_role("decision", pages.rule_role)
     app.connect("builder-inited", start)
