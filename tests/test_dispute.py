@@ -168,6 +168,37 @@ def test_explain_a_peep_nap_lead_under_another_ruleset(capsys: pytest.CaptureFix
     assert "exchange one card with the widow" in out
 
 
+PEEP = """\
+ruleset: peep
+players: 4
+dealer: 0
+seat 1: AS KS QS JS 2H
+seat 2: 3H 4H 5H 6H 7H
+seat 3: 2D 3D 4D 5D 6D
+seat 0: 2C 3C 4C 5C 6C
+widow: 9C
+auction: 1 bid three, 2 pass, 3 pass, 0 pass
+exchange: 1 leave
+trumps: 1 name spades
+"""
+
+
+def test_explain_a_peep_nap_trump_lead_shows_the_rule_and_its_source_lines(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    # Peep Nap: "the bid-winner leads the first trick with a card in the suit that they call
+    # trump" (001_...txt L25): seat 1 named spades, so the 2 of hearts is refused under the
+    # lead obligation, NAP-7.2.2, and only the four spades are legal.
+    hand = tmp_path / "peep.nap"
+    hand.write_text(PEEP, encoding="utf-8")
+    assert main(["explain", str(hand), "--at", "7", "--action", "2H"]) == 0
+    out = capsys.readouterr().out
+    assert "S1 to act; the legal actions:\n  play JS QS KS AS" in out
+    assert "not allowed: NAP-7.2.2" in out
+    assert "001_311e7c0f07a8af84.txt L25:" in out and "leads the first trick" in out
+    assert main(["explain", str(hand), "--at", "7", "--action", "AS"]) == 0
+    assert "S1 play AS at step 7 under peep: allowed" in capsys.readouterr().out
+
+
 @pytest.mark.parametrize(("argv", "message"), [
     (["--at", "40"], "--at 40: the hand has steps 1 to 24"),
     (["--at", "3", "--action", "frobnicate"], "--action 'frobnicate'"),

@@ -751,7 +751,7 @@ class HandDirective(SphinxDirective):
         if outcome["thrown_in"]:
             out.append(para(strong("Thrown in: "), "nobody bid, so nothing was played (",
                             *rule_link("NAP-5.3.2", spec, with_title=False), ")."))
-            return out
+            return [*out, *_in_notation(hand.command, record)]
         seats = sorted(record["seats"])
         tricks: list[list[Cell]] = []
         for number, trick in enumerate(outcome["tricks"], 1):
@@ -786,7 +786,15 @@ class HandDirective(SphinxDirective):
         if payments:
             out.append(table(["payer", "payee", "amount", "rule"], payments,
                              widths=[2, 2, 1, 6]))
-        return out
+        return [*out, *_in_notation(hand.command, record)]
+
+
+def _in_notation(command: str, record: dict[str, Any]) -> list[nodes.Node]:
+    """The hand as a person types it (spec/formats.md, "The hand notation"), folded."""
+    from napkit.formats.handtext import write_hand
+
+    return details(f"The hand in the notation ({command} -o hand.nap)",
+                   nodes.literal_block("", write_hand(record).rstrip("\n")))
 
 
 def rule_role(name: str, rawtext: str, value: str, lineno: int, inliner: Any,
