@@ -5,10 +5,11 @@ The page is drawn from the JSON report's document (``napkit-conform-report/1``, 
 (:func:`html_page`). It holds everything it shows: its style and its small script are inline,
 it loads no font, script or picture, and it opens from disk. It shows the summary (the counts
 by outcome, the program and its version, the suite, the time), the matrix of rules by
-ruleset coloured by outcome, filterable by ruleset, outcome and rule id, and each failure:
-the case, the rule, the message, what was expected against what was answered, and whatever
-else the report carries about it (the deal, the steps, the command that reruns it), its
-cards drawn as cards. A field the report does not have is left out; a field this module does
+ruleset coloured by outcome, filterable by ruleset, outcome and rule id (set from the
+address too: ``report.html?ruleset=classic&outcome=failed&rule=NAP-8.1.1``, or after ``#``),
+and each failure: the case, the rule, the message, what was expected against what was
+answered, and whatever else the report carries about it (the deal, the steps, the command that
+reruns it), its cards drawn as cards. A field the report does not have is left out; a field this module does
 not know is shown as it is.
 
 The pieces of HTML (:func:`esc`, :func:`card_html`, :func:`value_html`, :data:`STYLE`) are
@@ -170,10 +171,12 @@ SCRIPT = """
     if (ruleset.value) parts.push('ruleset=' + encodeURIComponent(ruleset.value));
     if (outcome.value) parts.push('outcome=' + encodeURIComponent(outcome.value));
     if (rule.value) parts.push('rule=' + encodeURIComponent(rule.value));
-    history.replaceState(null, '', parts.length ? '#' + parts.join('&') : location.pathname);
+    history.replaceState(null, '', location.pathname + (parts.length ? '#' + parts.join('&')
+                                                                      : ''));
     apply();
   }
-  location.hash.replace(/^#/, '').split('&').forEach(function (part) {
+  (location.search.replace(/^[?]/, '') + '&' + location.hash.replace(/^#/, '')).split('&')
+      .forEach(function (part) {
     var kv = part.split('='), value = decodeURIComponent(kv[1] || '');
     if (kv[0] === 'ruleset') ruleset.value = value;
     if (kv[0] === 'outcome') outcome.value = value;
@@ -370,10 +373,12 @@ def blames(case: Mapping[str, Any]) -> bool:
 
 
 # --- the page of one run ----------------------------------------------------------------------
-def html_page(document: Mapping[str, Any]) -> str:
-    """The page of one run, from its JSON report's document."""
+def html_page(document: Mapping[str, Any], back: str | None = None) -> str:
+    """The page of one run, from its JSON report's document; ``back``: the address of the
+    page that links to it (the comparison of several programs), linked at its top."""
     name = program_name(document)
-    body = [_summary(document), _by_ruleset(document), _filters(document),
+    link = f'<p class="note"><a href="{esc(back)}">&larr; the comparison</a></p>' if back else ""
+    body = [link, _summary(document), _by_ruleset(document), _filters(document),
             _matrix(document), _failures(document), _skips_and_notes(document),
             _slowest(document)]
     return page(f"napkit conform: {name}", "".join(body), SCRIPT)
@@ -805,7 +810,7 @@ def _slowest(document: Mapping[str, Any], shown: int = 10) -> str:
             f"<th>ms</th><th>outcome</th></tr></thead>{rows}</table>")
 
 
-__all__ = ["STYLE", "action_html", "blamed_rules", "blames", "card_html", "cell_class",
-           "deal_html", "esc", "failure_html", "hand_html", "html_page", "html_report", "page",
-           "program_name", "program_version", "rule_cells", "rule_titles", "steps_html", "totals",
-           "value_html", "write_reports"]
+__all__ = ["STYLE", "action_html", "blamed_rules", "blames", "card_html", "cases",
+           "cell_class", "deal_html", "esc", "failure_html", "hand_html", "html_page",
+           "html_report", "page", "program_name", "program_version", "rule_cells", "rule_key",
+           "rule_titles", "steps_html", "totals", "value_html", "write_reports"]

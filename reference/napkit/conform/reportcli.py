@@ -1,5 +1,6 @@
 """``napkit report merge REPORT... [-o FILE]``: the JSON reports of ``napkit conform --shard K/N``
 joined into the report of the whole run (:func:`napkit.conform.shards.merge_reports`).
+``napkit report``'s other actions, ``site`` and ``diff``, are in :mod:`napkit.conform.sitecli`.
 
 Exit status: 0 when the merged run passed (as ``napkit conform`` would have exited), 1 when it
 failed or the reports cannot be merged or read (one line, naming the file), 2 for a usage
@@ -19,6 +20,7 @@ from napkit.conform.fuzzjobs import FUZZ_REPORT, merge_fuzz_reports
 from napkit.conform.report import HEADINGS, dump_report
 from napkit.conform.runner import STATUSES
 from napkit.conform.shards import MergeError, merge_reports
+from napkit.conform.sitecli import add_actions as add_site_actions
 from napkit.errors import UsageError
 from napkit.reading import ReadError, loads, not_utf8
 
@@ -41,9 +43,12 @@ two shards and missing shards are refused with a line naming the file.
 def add_command(commands: Any, parser_class: type[argparse.ArgumentParser]) -> None:
     """Add ``report`` (and its ``merge``) to napkit's subcommands."""
     report = commands.add_parser(
-        "report", help="work with the JSON reports of napkit conform (merge shards)",
+        "report", help="work with the JSON reports of napkit conform (merge shards, compare "
+                       "programs on a site, diff two runs)",
         description="Work with the JSON reports of napkit conform.",
-        epilog="example:\n  napkit report merge shard-1.json shard-2.json -o all.json",
+        epilog="examples:\n  napkit report merge shard-1.json shard-2.json -o all.json\n"
+               "  napkit report site napkit.json my-nap.json -o site/\n"
+               "  napkit report diff last-release.json this-commit.json",
         formatter_class=argparse.RawDescriptionHelpFormatter)
     assert isinstance(report, parser_class)
     report.set_defaults(run=_no_subcommand, report_parser=report)
@@ -61,6 +66,7 @@ def add_command(commands: Any, parser_class: type[argparse.ArgumentParser]) -> N
                        help="where to write the merged report (default '-': standard output)")
     merge.add_argument("-q", "--quiet", action="store_true", help="no summary line")
     merge.set_defaults(run=run_merge)
+    add_site_actions(which, parser_class)  # napkit report site, napkit report diff
 
 
 def _no_subcommand(args: argparse.Namespace) -> int:

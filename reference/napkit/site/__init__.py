@@ -11,7 +11,8 @@ imported, type-checked and linted with the rest of napkit, and the tests can cal
 It needs the ``docs`` extra (Sphinx, MyST, furo); nothing else in napkit imports it.
 
 Each ruleset's printable rules sheet (:mod:`napkit.spec.sheet`) is written into the built site
-as ``sheets/RULESET.html`` when the build ends, and linked from the ruleset's page.
+as ``sheets/RULESET.html`` when the build ends, and linked from the ruleset's page; so is the
+example of ``napkit report site`` (:mod:`napkit.site.reportexample`), as ``report-example/``.
 
 Pages that need a file of their own (one per ruleset, one per ruleset's cases) are written as
 small stubs under ``docs/rulesets/`` and ``docs/cases/`` when the build starts (those folders
@@ -31,6 +32,7 @@ from sphinx.util import logging
 from napkit.site import nodes, pages
 from napkit.site.data import SiteData
 from napkit.site.disagreements import DisagreementsDirective
+from napkit.site.reportexample import write_report_example
 from napkit.spec.sheet import sheet_html
 
 __all__ = ["setup"]
@@ -145,6 +147,11 @@ def finish(app: Sphinx, exception: Exception | None) -> None:
         return
     copy_cases(app, exception)
     write_sheets(app, exception)
+    if exception is None and app.builder.format == "html":  # docs/report-example.md links it
+        try:
+            write_report_example(Path(app.outdir))
+        except (RuntimeError, OSError, ValueError) as exc:
+            logger.warning("napkit: the example of napkit report site: %s", exc)
 
 
 def setup(app: Sphinx) -> dict[str, Any]:
