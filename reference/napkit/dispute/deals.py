@@ -25,25 +25,20 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from napkit.engine.actions import Deal
 from napkit.engine.cards import card_name, card_words, cards_of
 from napkit.engine.game import Game
 from napkit.engine.hand import HandState
 from napkit.errors import SetupError
+from napkit.formats.handtext import deal_layout
 
 
 def places(game: Game, dealer: int, seats: tuple[int, ...]) -> tuple[
         dict[int, tuple[int, ...]], tuple[int, ...]]:
     """Where the deal of ``game`` puts the pack's places (0 is the top card): each seat's
-    places, and the places left for the widow and the stock, in pack order (NAP-4.2)."""
-    state = game.new_hand(dealer, seats=seats)
-    pack = cards_of(game.pack(len(state.order)))
-    dealt = state.apply(Deal(pack))
-    where = {card: place for place, card in enumerate(pack)}
-    held = {seat: tuple(sorted(where[c] for c in cards_of(dealt.hands[seat])))
-            for seat in dealt.order}
-    taken = {p for ps in held.values() for p in ps}
-    return held, tuple(p for p in range(len(pack)) if p not in taken)
+    places, and the places left for the widow and the stock, in pack order (NAP-4.2); read
+    off the engine by :func:`napkit.formats.handtext.deal_layout`, as the hand notation does."""
+    held, widow, stock = deal_layout(game.new_hand(dealer, seats=seats))
+    return held, tuple(sorted(([widow] if widow >= 0 else []) + list(stock)))
 
 
 def rest_of(dealt: HandState, pack: tuple[int, ...]) -> tuple[int, ...]:

@@ -340,8 +340,8 @@ class _Reader:
         """Implements: NAP-2.2.1, NAP-4.2.1, NAP-4.3.1 (as the reader checks a typed deal).
 
         Each seat's five cards, the widow, the stock, each card of the hand's pack once; the
-        pack is rebuilt by inverting the engine's own deal (:func:`_layout`)."""
-        places, widow_place, stock_places = _layout(state)
+        pack is rebuilt by inverting the engine's own deal (:func:`deal_layout`)."""
+        places, widow_place, stock_places = deal_layout(state)
         pack_cards = set(cards_of(hand_pack(state)))
         size = len(pack_cards)
         pack: list[int | None] = [None] * size
@@ -485,7 +485,7 @@ def _plays(words: list[_Word]) -> list[list[_Word]]:
     return [words]
 
 
-def _layout(state: HandState) -> tuple[dict[int, tuple[int, ...]], int, tuple[int, ...]]:
+def deal_layout(state: HandState) -> tuple[dict[int, tuple[int, ...]], int, tuple[int, ...]]:
     """Where the deal puts each place of the pack, found by dealing the pack in card order
     through the engine's own deal: each seat's places in the order dealt, the widow's place
     (-1: none), and the stock's places, top first."""
@@ -620,7 +620,7 @@ def table_lines(state: HandState) -> tuple[list[str], list[str]]:
         lines.append("funds: " + " ".join(map(str, table["funds"])))
     if table["stakes"] != 1:
         lines.append(f"stakes: {table['stakes']}")
-    places, widow_place, stock_places = _layout(hand_start(state))
+    places, widow_place, stock_places = deal_layout(hand_start(state))
     pack = deal.pack
     dealt = [f"seat {seat}: " + " ".join(card_name(pack[p]) for p in places[seat])
              for seat in sorted(places)]
