@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from napkit.conform.numbering import labels
 from napkit.conform.shrink import Choices, shrink
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -178,6 +179,11 @@ def test_a_found_revoke_is_reported_with_its_rule_and_cards(tmp_path: Path) -> N
     # The deal is shown as cards per seat: "seat N  S: ..." lines.
     assert any(line.strip().startswith("seat ") and ":" in line
                for line in run.stdout.splitlines())
+    # Its steps are numbered as napkit conform, replay and explain number them: step 0 is the
+    # deal, and the step that differs is the case's last (the one carrying the legal list).
+    assert "step 0 is the deal, step 1 the first action after it" in run.stdout
+    last = labels(case["steps"], case["start"]["type"] == "start-match")[-1]
+    assert f"At {last}: " in run.stdout, run.stdout
 
 
 # --- programs that make their own chance events ------------------------------------------------

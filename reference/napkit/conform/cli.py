@@ -150,6 +150,9 @@ def add_commands(commands: Any, parser_class: type[argparse.ArgumentParser]) -> 
     conform.add_argument("--tap", metavar="FILE", help="write a TAP report ('-': stdout)")
     conform.add_argument("-q", "--quiet", action="store_true",
                          help="no progress and no tables: the failures and the totals only")
+    conform.add_argument("-v", "--verbose", action="store_true",
+                         help="draw every failure in full (the deal, the steps, expected and "
+                              "answered, the rule); by default the first 3")
     conform.add_argument("--matrix", action="store_true",
                          help="print the rule-by-ruleset and refusal-by-ruleset matrices of "
                               "case counts instead of "
@@ -260,7 +263,7 @@ def _conform(args: argparse.Namespace, outputs: contextlib.ExitStack) -> int:
     run = _run(args, chosen, expected, str(root), notes, human, filters)
     if run is None:
         return EXIT_FAILED
-    for line in summary_lines(run, tables=not args.quiet):
+    for line in summary_lines(run, tables=not args.quiet, verbose=args.verbose):
         print(line, file=human)
     human.flush()  # before a report on stdout
     unwritten = write_reports(run, opened)
@@ -288,7 +291,7 @@ def _conform_files(args: argparse.Namespace, files: list[Path],
     run = _run(args, cases, Expected(), str(root), [], human)
     if run is None:
         return EXIT_FAILED
-    for line in summary_lines(run, tables=not args.quiet):
+    for line in summary_lines(run, tables=not args.quiet, verbose=args.verbose):
         print(line, file=human)
     human.flush()
     unwritten = write_reports(run, opened)
@@ -390,6 +393,13 @@ def _run(args: argparse.Namespace, chosen: list[Case], expected: Expected, suite
             notes.append(f"the program {note}")
     run = Run(results, program, command, suite, time.perf_counter() - began, len(chosen),
               notes, selection=selection, shard=args.shard, jobs=jobs)
+    # Each failure drawn as a hand; a match asked again of a fresh start of the program.
+    from napkit.conform.failure import describe_all  # only for a run: napkit starts faster
+
+    with contextlib.suppress(KeyboardInterrupt):
+        run.failures = describe_all(results, list(args.command), Path(suite),
+                                    args.ruleset_files,
+                                    lambda: Session(opener, args.timeout, args.start_timeout))
     row = timeouts_in_a_row(results)
     if args.max_timeouts and len(results) < len(chosen) and row >= args.max_timeouts:
         run.stopped = f"after {row} timeouts in a row"

@@ -15,7 +15,7 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from napkit.cli.files import OutputFile, write_text
 from napkit.cli.progress import Progress as _Progress
@@ -31,10 +31,14 @@ from napkit.conform.runner import (
 )
 from napkit.conform.support import skip_cause
 
+if TYPE_CHECKING:
+    from napkit.conform.failure import Failure
+
 REPORT_FORMAT = "napkit-conform-report/1"
 HEADINGS = {PASSED: "passed", FAILED: "failed", SKIPPED: "skipped", XFAIL: "xfail",
             XPASS: "xpass"}
-FAILURES_SHOWN = 20  # failures printed in full in the terminal; the reports have them all
+FAILURES_SHOWN = 20  # failures printed in the terminal (without -v); the reports have them all
+FAILURES_DRAWN = 3  # of those, drawn in full as a hand (napkit.conform.failure)
 
 
 @dataclass(frozen=True)
@@ -69,6 +73,8 @@ class Run:
     selection: Selection | None = None  # the whole selection, before --shard
     shard: tuple[int, int] | None = None  # (K, N) of --shard K/N
     jobs: int = 1  # the program's processes at once (-j); not in the JSON report
+    # Each failure drawn as a hand, by its place in results (napkit.conform.failure).
+    failures: dict[int, Failure] = field(default_factory=dict)
 
     @property
     def counts(self) -> Counter[str]:
@@ -89,6 +95,27 @@ class Run:
         return {name: table[name] for name in sorted(table, key=order)}
 
 
+    def by_blamed_rule(self) -> dict[str, Counter[str]]:
+        """The by-rule table: a failure (or an expected failure) counted once, against the rule
+        it is put down to (:mod:`napkit.conform.failure`), a pass, skip or unexpected pass
+        against every rule the case exercises, and ``touching``: every case exercising the
+        rule, whatever became of it."""
+        table: dict[str, Counter[str]] = {}
+        for n, r in enumerate(self.results):
+            for name in r.case.rules:
+                row = table.setdefault(name, Counter())
+                row[TOUCHING] += 1
+                if r.status not in (FAILED, XFAIL):
+                    row[r.status] += 1
+            if r.status in (FAILED, XFAIL) and n in self.failures:
+                for name in self.failures[n].blamed:
+                    table.setdefault(name, Counter())[r.status] += 1
+        return {name: table[name] for name in sorted(table, key=rule_order)}
+
+
+TOUCHING = "touching"  # the by-rule table's column of cases exercising the rule
+
+
 def rule_order(rule: str) -> tuple[int, ...]:
     """NAP-8.10.1 after NAP-8.9.1: by the numbers, not the text."""
     return tuple(int(n) for n in re.findall(r"\d+", rule))
@@ -103,21 +130,25 @@ def skipped_by_declaration(cases: list[dict[str, Any]]) -> dict[str, int]:
     return dict(sorted(causes.items(), key=lambda kv: (-kv[1], kv[0])))
 
 
-def summary_lines(run: Run, tables: bool = True) -> list[str]:
+def summary_lines(run: Run, tables: bool = True, verbose: bool = False) -> list[str]:
     """The summary printed at the end of a run: the tables by ruleset and by rule, the
-    failures (the first few in full), and the totals."""
+    failures (the first few drawn in full, every one with ``verbose``), and the totals."""
     lines: list[str] = []
     if tables and run.results:
         lines += _table("ruleset", run.by("ruleset"))
         lines.append("")
-        lines += _table("rule", run.by("rule"))
+        lines += _rule_table(run)
         lines.append("")
-    bad = [r for r in run.results if r.bad]
-    for r in bad[:FAILURES_SHOWN]:
-        lines += failure_lines(r)
-    if len(bad) > FAILURES_SHOWN:
-        lines.append(f"... and {len(bad) - FAILURES_SHOWN} more (--json, --junit or --tap list "
-                     "them all)")
+    bad = [(n, r) for n, r in enumerate(run.results) if r.bad]
+    drawn = len(bad) if verbose else FAILURES_DRAWN
+    for shown, (n, r) in enumerate(bad[:len(bad) if verbose else FAILURES_SHOWN]):
+        lines += failure_lines(r, run.failures.get(n) if shown < drawn else None)
+    if len(bad) > FAILURES_SHOWN and not verbose:
+        lines.append(f"... and {len(bad) - FAILURES_SHOWN} more (-v shows them all; --json, "
+                     "--junit or --tap list them all)")
+    if len(bad) > drawn and any(n in run.failures for n, _ in bad[drawn:]):
+        lines.append(f"(the first {drawn} failures are drawn in full, the others one line each: "
+                     "-v draws every one)")
     skipped = Counter(skip_cause(r.case.ruleset, r.message) for r in run.results
                       if r.status == SKIPPED)
     if skipped and tables:
@@ -136,13 +167,16 @@ def summary_lines(run: Run, tables: bool = True) -> list[str]:
     return lines
 
 
-def failure_lines(r: CaseResult) -> list[str]:
+def failure_lines(r: CaseResult, failure: Failure | None = None) -> list[str]:
+    """A failure's lines: one, or with ``failure`` the hand drawn under it."""
     if r.status == XPASS:
         return [f"UNEXPECTED PASS {r.id} (expected to fail: {r.reason})"]
     lines = [f"FAILED {r.id}: {r.message}"]
     if r.stderr:
         lines.append("  its standard error ended with:")
         lines += [f"  | {line}" for line in r.stderr.splitlines()]
+    if failure is not None:
+        lines += [*failure.lines(), ""]
     return lines
 
 
@@ -171,6 +205,27 @@ def _table(title: str, rows: dict[str, Counter[str]]) -> list[str]:
     return lines
 
 
+def _rule_table(run: Run) -> list[str]:
+    """The table by rule: failures put down to the rule of the step that failed, and the cases
+    touching each rule in a column of their own (:meth:`Run.by_blamed_rule`)."""
+    rows = run.by_blamed_rule()
+    if not rows:
+        return []
+    columns = (*STATUSES, TOUCHING)
+    width = max([len("by rule") + 3, *(len(name) for name in rows)]) + 2
+    lines = [f"{'by rule':<{width}}" + "".join(f"{c:>9}" for c in columns)]
+    for name, counts in rows.items():
+        lines.append(f"{name:<{width}}" + "".join(f"{counts[c]:>9}" for c in columns))
+    lines.append("(a failure counts once, against the rule of the step that failed; "
+                 f"{TOUCHING}: every case exercising the rule)")
+    unblamed = sum(1 for n, r in enumerate(run.results) if r.status in (FAILED, XFAIL)
+                   and not (n in run.failures and run.failures[n].blamed))
+    if unblamed:
+        lines.append(f"({unblamed} {_plural(unblamed, 'failure')} put down to no rule: the "
+                     "start, or the program broke the protocol)")
+    return lines
+
+
 def _plural(n: int, word: str) -> str:
     return word if n == 1 else word + "s"
 
@@ -182,7 +237,7 @@ def json_report(run: Run) -> str:
         selection=None if run.selection is None else run.selection.to_json(),
         shard=None if run.shard is None else {"index": run.shard[0], "count": run.shard[1]},
         elapsed=run.elapsed, selected=run.selected, notes=run.notes,
-        cases=[_case_json(r) for r in run.results])
+        cases=[_case_json(r, run.failures.get(n)) for n, r in enumerate(run.results)])
     return dump_report(document)
 
 
@@ -214,6 +269,7 @@ def report_document(*, program: dict[str, Any], suite: str, selection: dict[str,
                    "rule_not_named": sum(c.get("note") == RULE_NOT_NAMED for c in cases)},
         "by_ruleset": {k: counts(by_ruleset[k]) for k in sorted(by_ruleset)},
         "by_rule": {k: counts(by_rule[k]) for k in sorted(by_rule, key=rule_order)},
+        "by_blamed_rule": _blamed_counts(cases),
         "skipped_by_declaration": skipped_by_declaration(cases),
         "notes": notes,
         "cases": cases,
@@ -226,7 +282,18 @@ def dump_report(document: dict[str, Any]) -> str:
     return json.dumps(document, indent=1, ensure_ascii=False) + "\n"
 
 
-def _case_json(r: CaseResult) -> dict[str, Any]:
+def _blamed_counts(cases: list[dict[str, Any]]) -> dict[str, dict[str, int]]:
+    """For each rule, the failures and expected failures put down to it (a case's ``blamed``)."""
+    table: dict[str, Counter[str]] = {}
+    for c in cases:
+        if c["status"] in (FAILED, XFAIL):
+            for rule in c.get("blamed", ()):
+                table.setdefault(rule, Counter())[c["status"]] += 1
+    return {k: {FAILED: table[k][FAILED], XFAIL: table[k][XFAIL]}
+            for k in sorted(table, key=rule_order)}
+
+
+def _case_json(r: CaseResult, failure: Failure | None = None) -> dict[str, Any]:
     out: dict[str, Any] = {"id": r.id, "ruleset": r.case.ruleset, "kind": r.case.kind,
                            "rules": list(r.case.rules), "status": r.status,
                            "duration": round(r.duration, 6)}
@@ -239,6 +306,9 @@ def _case_json(r: CaseResult) -> dict[str, Any]:
     for name in ("note", "reason", "stderr"):
         if getattr(r, name):
             out[name] = getattr(r, name)
+    if failure is not None:  # spec/conformance.md 8
+        out["blamed"] = list(failure.blamed)
+        out["failure"] = failure.to_json()
     return out
 
 
@@ -260,7 +330,7 @@ def junit_report(run: Run) -> str:
                       skipped=str(counts[SKIPPED] + counts[XFAIL]), time=f"{run.elapsed:.3f}")
     suites: dict[str, ET.Element] = {}
     tallies: dict[str, Counter[str]] = {}
-    for r in run.results:
+    for n, r in enumerate(run.results):
         ruleset = r.case.ruleset
         if ruleset not in suites:
             suites[ruleset] = ET.SubElement(root, "testsuite", name=ruleset)
@@ -272,6 +342,8 @@ def junit_report(run: Run) -> str:
                              name=r.id, time=f"{r.duration:.6f}")
         if r.status == FAILED:
             body = r.message + (f"\n\nstandard error:\n{r.stderr}" if r.stderr else "")
+            if n in run.failures:
+                body += "\n\n" + "\n".join(run.failures[n].lines())
             failure = ET.SubElement(case, "failure", message=_xml(_first_line(r.message)),
                                     type=r.where or "failed")
             failure.text = _xml(body)
@@ -308,6 +380,7 @@ def tap_report(run: Run) -> str:
     if run.shard is not None:
         lines.append(f"# shard {run.shard[0]}/{run.shard[1]}")
     for n, r in enumerate(run.results, 1):
+        failure = run.failures.get(n - 1)
         name = r.id.replace("#", "_")
         if r.status == PASSED:
             lines.append(f"ok {n} - {name}" + (f" # {r.note}" if r.note else ""))
@@ -321,7 +394,7 @@ def tap_report(run: Run) -> str:
         else:
             lines.append(f"not ok {n} - {name}")
         if r.status in (FAILED, XFAIL):
-            lines += _tap_yaml(r)
+            lines += _tap_yaml(r, failure)
     return "\n".join(lines) + "\n"
 
 
@@ -329,13 +402,17 @@ def _tap_text(text: str) -> str:
     return " ".join(text.replace("#", "\\#").split())
 
 
-def _tap_yaml(r: CaseResult) -> list[str]:
+def _tap_yaml(r: CaseResult, failure: Failure | None = None) -> list[str]:
     block = {"message": r.message, "where": r.where}
     if r.expected is not None or r.got is not None:
         block["expected"] = json.dumps(r.expected)
         block["got"] = json.dumps(r.got)
     if r.stderr:
         block["stderr"] = r.stderr
+    if failure is not None:
+        block["rerun"] = failure.rerun
+        block["blamed"] = " ".join(failure.blamed)
+        block["failure"] = "\n".join(line[2:] for line in failure.lines())
     # JSON strings are YAML strings: every value is quoted, whatever it holds.
     return ["  ---", *(f"  {k}: {json.dumps(v, ensure_ascii=False)}" for k, v in block.items()),
             "  ..."]

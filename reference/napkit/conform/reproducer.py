@@ -19,6 +19,7 @@ from typing import Any
 
 from napkit.conform.breaches import refusal
 from napkit.conform.fuzz import Disagreement, Episode, Step, describe_action, legal_json
+from napkit.conform.numbering import label, places
 from napkit.conform.runner import action_key
 from napkit.engine.actions import Action
 from napkit.engine.cards import card_name, cards_of
@@ -243,9 +244,9 @@ def _where(found: Disagreement) -> str:
 # --- for people ---------------------------------------------------------------------------------
 def readable(episode: Episode, found: Disagreement, case: JSONObject) -> list[str]:
     """The reproducer as a person reads a hand: the game, the cards each seat held when the
-    hand in question was dealt, the actions up to the step (numbered from 0, as the
-    conformance report numbers them), what was expected and what the program answered, and
-    the rule with its text."""
+    hand in question was dealt, the actions up to the step (step 0 is the deal, as napkit
+    conform, replay and explain count them; in a match, each hand from its own deal), what
+    was expected and what the program answered, and the rule with its text."""
     lines: list[str] = []
     game = episode.game
     opts = ", ".join(f"{k}={v}" for k, v in sorted(game.options.items()) if
@@ -265,19 +266,20 @@ def readable(episode: Episode, found: Disagreement, case: JSONObject) -> list[st
         if hand.stock:
             lines.append(f"  {'stock':<{width}}  {len(hand.stock)} cards")
     lines.append("")
-    shown = episode.steps[:last]
-    lines.append(f"The steps ({len(shown)}, counted from 0 as the conformance report counts "
-                 "them):")
-    for i, step in enumerate(shown):
-        if i < dealt_at - 1 and len(shown) > 12 and i < len(shown) - 12:
-            continue  # a long match: its earlier hands are in the case file
-        lines.append(f"  {i:>4}  {describe_action(step.seat, step.action)}")
+    lines += _step_lines(episode.steps[:last], case, dealt_at)
+    match = case["start"]["type"] == "start-match"
+    numbered = places(case["steps"], match)
     at = _state_at(episode, found)
     if at is not None:
         lines.append("")
-        lines.append("Then: " + _position(at))
+        lines.append("Then: " + position(at))
     lines.append("")
-    lines.append(f"At {_where(found)}: {found.message}")
+    where = _where(found)
+    if found.ref.part in ("legal", "apply") and found.ref.step < len(numbered):
+        where = label(numbered[found.ref.step])
+    elif found.ref.part == "probe" and match and 0 < found.ref.step <= len(numbered):
+        where = f"the illegal try after {label(numbered[found.ref.step - 1])}"
+    lines.append(f"At {where}: {found.message}")
     if found.expected is not None or found.got is not None:
         lines.append(f"  expected: {_short(found.expected)}")
         lines.append(f"  answered: {_short(found.got)}")
@@ -292,6 +294,25 @@ def readable(episode: Episode, found: Disagreement, case: JSONObject) -> list[st
         lines.append("")
         lines.append(f"{rule.id} {rule.title}")
         lines += _wrap(rule.text, "  ")
+    return lines
+
+
+def _step_lines(shown: Sequence[Step], case: JSONObject, dealt_at: int) -> list[str]:
+    """The steps, numbered as napkit conform, replay and explain number them
+    (:mod:`napkit.conform.numbering`): step 0 is the deal; in a match, each hand's own."""
+    match = case["start"]["type"] == "start-match"
+    numbered = places(case["steps"], match)
+    lines = [f"The steps ({len(shown)}; step 0 is the deal, step 1 the first action after it"
+             + ("; each hand of the match counts from its own deal, the shuffle or cut"
+                if match else "") + "):"]
+    hand: int | None = None
+    for i, step in enumerate(shown):
+        if i < dealt_at - 1 and len(shown) > 12 and i < len(shown) - 12:
+            continue  # a long match: its earlier hands are in the case file
+        if match and numbered[i][0] != hand:
+            hand = numbered[i][0]
+            lines.append(f"  hand {hand}:" if hand else "  before hand 1:")
+        lines.append(f"  {numbered[i][1]:>4}  {describe_action(step.seat, step.action)}")
     return lines
 
 
@@ -339,7 +360,9 @@ def _state_at(episode: Episode, found: Disagreement) -> HandState | MatchState |
     return episode.final
 
 
-def _position(state: HandState | MatchState) -> str:
+def position(state: HandState | MatchState) -> str:
+    """Where play stands at ``state``, in words: the phase, the contract, trumps, the trick so
+    far, the cards of the seat to act, and who is to act."""
     hand = _hand(state)
     if hand is None:
         assert isinstance(state, MatchState)
@@ -377,4 +400,5 @@ def _wrap(text: str, indent: str, width: int = 92) -> Iterable[str]:
                                  subsequent_indent=indent)
 
 
-__all__ = ["blame", "case_rules", "kind_of", "readable", "reproducer_case", "steps_json"]
+__all__ = ["OUTCOME_RULES", "TURN_RULES", "TURN_STEPS", "blame", "case_rules", "kind_of",
+           "position", "readable", "reproducer_case", "steps_json"]

@@ -24,6 +24,7 @@ from dataclasses import dataclass, fields, replace
 from functools import partial
 from typing import Any
 
+from napkit.conform.numbering import labels
 from napkit.conform.parallel import Pool, ProcessPool
 from napkit.conform.process import ProtocolError, Session
 from napkit.conform.suite import Case
@@ -131,8 +132,9 @@ def _plan(case: Case) -> list[tuple[str, JSONObject, Check]]:
     kind = start["type"]
     plan.append(("start", start, partial(_expect, types=("ok",), request=kind, where="start")))
     check_legal = case.kind == "legal"
-    for i, step in enumerate(case.steps):
-        where = f"step {i}"
+    # Numbered as people count them (step 0 is the deal; in a match, each hand from its own).
+    wheres = labels(case.steps, match=kind == "start-match")
+    for where, step in zip(wheres, case.steps, strict=True):
         seat, action = step["seat"], step["action"]
         if check_legal and "legal" in step:
             plan.append((where, {"type": "legal"},
