@@ -9,8 +9,8 @@ ruleset coloured by outcome, filterable by ruleset, outcome and rule id (set fro
 address too: ``report.html?ruleset=classic&outcome=failed&rule=NAP-8.1.1``, or after ``#``),
 and each failure: the case, the rule, the message, what was expected against what was
 answered, and whatever else the report carries about it (the deal, the steps, the command that
-reruns it), its cards drawn as cards. A field the report does not have is left out; a field this module does
-not know is shown as it is.
+reruns it), its cards drawn as cards. A field the report does not have is left out; a field
+this module does not know is shown as it is.
 
 The pieces of HTML (:func:`esc`, :func:`card_html`, :func:`value_html`, :data:`STYLE`) are
 shared with the comparison site (:mod:`napkit.conform.reportsite`).
@@ -418,8 +418,9 @@ def _summary(document: Mapping[str, Any]) -> str:
     ran = given.get("cases", len(cases(document)))
     selected = given.get("selected", ran)
     parts = [f"<h1>{verdict}{esc(name)}</h1>",
-             f'<p class="sub">napkit conform: <span data-count="cases">{esc(ran)}</span> cases '
-             f"run of {esc(selected)} selected</p>", '<div class="counts">']
+             f'<p class="sub">napkit conform: <span data-count="cases">{esc(ran)}</span> '
+             f"{'case' if ran == 1 else 'cases'} run of {esc(selected)} selected</p>",
+             '<div class="counts">']
     for status in outcomes(document):
         if counted.get(status) or status in (PASSED, FAILED):
             parts.append(f'<div class="count {esc(status)}"><b data-count="{esc(status)}">'
@@ -459,8 +460,8 @@ def _facts(document: Mapping[str, Any]) -> str:
             facts.append((key.replace("_", " "), value_html(document[key])))
     if isinstance(document.get("elapsed"), (int, float)):
         facts.append(("time", f"{document['elapsed']:.2f} s"))
-    for key in ("started", "finished", "date", "timing"):
-        if key in document:
+    for key in ("started", "finished", "date", "timing", "order"):
+        if document.get(key) is not None:
             facts.append((key, value_html(document[key])))
     selection = document.get("selection")
     if isinstance(selection, dict):
