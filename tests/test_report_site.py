@@ -26,7 +26,8 @@ from typing import Any
 import pytest
 from napkit.cli import main
 from napkit.conform.badge import FONT_SIZE, GREEN, badge_colour, text_width
-from napkit.conform.reportsite import short_name, slug
+from napkit.conform.reportsite import short_name, site_files, slug
+from napkit.conform.rundiff import diff_lines, diff_runs
 from napkit.site.reportexample import FOLDER, conform_commands, write_report_example
 
 from tests.browser import data_counts, dump_dom, external_references, screenshot
@@ -195,3 +196,45 @@ def test_the_rules_sites_example_puts_the_reference_and_js_classic_first(tmp_pat
     for link in re.findall(r'(?:href|src)="(report-example/[^"]+)"', page):
         assert (tmp_path / link).is_file(), link
 
+
+
+def _case(case_id: str, status: str) -> dict[str, Any]:
+    return {"id": case_id, "ruleset": "classic", "kind": "legal", "rules": ["NAP-8.1.1"],
+            "status": status}
+
+
+def _report(name: str, *found: dict[str, Any]) -> dict[str, Any]:
+    return {"format": "napkit-conform-report/1", "program": {"name": name, "command": []},
+            "cases": list(found)}
+
+
+def test_what_newly_fails_and_what_is_no_longer_run() -> None:
+    old = _report("my-nap 1.0", _case("a", "passed"), _case("b", "failed"), _case("c", "passed"),
+                  _case("d", "passed"), _case("e", "xfail"))
+    new = _report("my-nap 1.1", _case("a", "failed"), _case("b", "passed"),
+                  _case("c", "skipped"), _case("e", "failed"), _case("f", "failed"))
+    found = diff_runs(old, new)
+    assert [c["id"] for c in found.newly_failing] == ["a", "e", "f"]  # f: a case added since
+    assert found.was == {"a": "passed", "b": "failed", "c": "passed", "d": "passed",
+                         "e": "xfail", "f": "not run"}
+    assert [c["id"] for c in found.newly_passing] == ["b"]
+    assert [c["id"] for c in found.not_run] == ["c", "d"]
+    assert found.regressed and not found.notes  # one program, two versions
+    lines = diff_lines(found)
+    assert lines[-1] == ("REGRESSED: 3 newly failing, 1 newly passing, 0 still failing, "
+                         "2 no longer run")
+    other = diff_runs(old, _report("their-nap 2.0"))
+    assert other.notes == ["the runs are of two programs: my-nap 1.0 and their-nap 2.0"]
+
+
+def test_the_badges_markdown_takes_the_sites_address() -> None:
+    reports = [("a.json", _report("my-nap 1.1", _case("a", "passed"), _case("b", "skipped"))),
+               ("b.json", _report("my-nap 1.2", _case("a", "failed")))]
+    files = site_files(reports, base_url="https://example.org/nap/")
+    # Two runs of one program: told apart by version.
+    assert {"badges/my-nap-classic.svg", "badges/my-nap-1-2-classic.svg",
+            "programs/my-nap.html", "programs/my-nap-1-2.html", "index.html"} == set(files)
+    assert ("[![my-nap classic](https://example.org/nap/badges/my-nap-classic.svg)]"
+            "(https://example.org/nap/programs/my-nap.html)") in files["index.html"]
+    assert ">classic 1/1</text>" in files["badges/my-nap-classic.svg"]  # skipped not counted
+    assert ">classic 0/1</text>" in files["badges/my-nap-1-2-classic.svg"]
