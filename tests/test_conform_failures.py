@@ -217,3 +217,21 @@ def test_match_steps_are_numbered_by_hand() -> None:
     assert named[2] == "hand 1, step 1"
     starts = [first for first, _ in hand_bounds(case.steps)]
     assert [named[i] for i in starts] == [f"hand {k}, step 0" for k in range(1, 5)]
+
+
+def test_a_step_refused_as_out_of_turn_is_blamed_on_turn_order(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # The deal passed to the right: the first bid of the second hand is refused as out of turn
+    # (NAP-1.3.1), which the rules of turn order decide, not those of the bid itself.
+    dealer = [PYTHON, str(ROOT / "conformance" / "mutants" / "adapter.py"), "dealer-passes-right"]
+    _, report, _ = conform(tmp_path, capsys, "--case", "classic/illegal/b-cut",
+                           "--case", MATCHES[0], "-q", program=dealer)
+    cases = {c["id"]: c for c in failed(report)}
+    refused = cases["classic/illegal/b-cut"]
+    assert refused["where"].startswith("hand 2, step ") and "NAP-1.3.1" in refused["message"]
+    assert "NAP-4.1.2" in refused["blamed"] and not any(
+        r.startswith("NAP-5.2.") for r in refused["blamed"])
+    match = cases[MATCHES[0]]["failure"]
+    assert match["first"].startswith("hand 2 of the match first differs: its preparation, at "
+                                     "hand 2, step 1: whose turn")
+    assert "NAP-4.1.2" in cases[MATCHES[0]]["blamed"]

@@ -61,7 +61,7 @@ class Failure:
     """One failure explained: what to run, what to blame, and where in the hand."""
 
     rerun: str  # the command that runs this case alone against the same program
-    blamed: tuple[str, ...]  # the rules the failure is put down to, the likeliest first
+    blamed: tuple[str, ...]  # the rules the failure is put down to, in the law book's order
     where: str = ""  # the step as people count it ("step 5", "hand 3, step 17"), or ""
     step: int | None = None  # its index among the case's steps
     hand: int | None = None  # in a match: the hand that first differs (1 for the first)
@@ -194,14 +194,17 @@ def match_outcome(state: MatchState) -> JSONObject | None:
 # --- blame ----------------------------------------------------------------------------------------
 def blame_step(states: Sequence[State], case: Case, index: int, message: str,
                expected: Any, got: Any) -> list[str]:
-    """The rules to blame for a difference at step ``index``: of turn order, of the legal
-    set, or of accepting the step (see the module's docstring)."""
+    """The rules to blame for a difference at step ``index``: of turn order (whose turn
+    differs, or the program refused the step as out of turn), of the legal set, or of
+    accepting the step (see the module's docstring)."""
     if index >= len(states):
         return []
     state = states[index]
     step = case.steps[index]
     rules: list[str] = []
-    if "whose turn" in message:
+    # A step refused as out of turn (NAP-1.3.1) is a difference of whose turn it is.
+    out_of_turn = isinstance(got, dict) and got.get("rule") == "NAP-1.3.1"
+    if "whose turn" in message or out_of_turn:
         for i in range(index - 1, max(-1, index - 1 - TURN_STEPS), -1):
             if i + 1 < len(states):
                 rules += [r for r in _exercised(states[i], case.steps[i])
