@@ -32,7 +32,8 @@ def conform_commands(node: str | None) -> list[tuple[str, list[str], list[str]]]
     program after ``--`` (none: the reference in the harness's process)."""
     runs: list[tuple[str, list[str], list[str]]] = [("napkit.json", ["--in-process"], [])]
     if node is not None:
-        runs.append(("js-classic.json", [], ["--", node, str(paths.REPO_ROOT / JS_CLASSIC)]))
+        # Run from the repository, named as a reader would type it (the page shows it).
+        runs.append(("js-classic.json", [], ["--", Path(node).name, str(JS_CLASSIC)]))
     return runs
 
 
