@@ -17,14 +17,24 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
+import random
 import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TextIO
 
-from napkit.cli.common import seconds_value
+from napkit.cli.common import seconds_value, seed_value
 from napkit.cli.files import OutputFile, refuse_clashes
+from napkit.conform.control import (
+    Order,
+    in_suite_order,
+    list_lines,
+    run_order,
+    xfail_document,
+    xfail_text,
+)
+from napkit.conform.htmlreport import write_reports  # report.write_reports, and --html
 from napkit.conform.parallel import Pool, can_fork, parse_jobs, parse_shard, shard
 from napkit.conform.process import (
     Channel,
@@ -33,8 +43,13 @@ from napkit.conform.process import (
     in_process_opener,
     process_opener,
 )
-from napkit.conform.report import Progress, Run, Selection, summary_lines, write_reports
-from napkit.conform.runner import run_suite, run_suite_in_processes, timeouts_in_a_row
+from napkit.conform.report import Progress, Run, Selection, summary_lines
+from napkit.conform.runner import (
+    CaseResult,
+    run_suite,
+    run_suite_in_processes,
+    timeouts_in_a_row,
+)
 from napkit.conform.suite import (
     KINDS,
     Case,
@@ -46,6 +61,7 @@ from napkit.conform.suite import (
     load_suite,
     select,
 )
+from napkit.conform.versions import current_rule, report_versions
 from napkit.conform.xfail import Expected, XfailError, load_xfail
 from napkit.errors import UsageError
 
@@ -61,6 +77,9 @@ examples:
   napkit conform -j 2 --ruleset classic -- node my-nap.js
   napkit conform -j auto --shard 2/4 --json shard-2.json -- ./my-nap
   napkit report merge shard-1.json shard-2.json shard-3.json shard-4.json -o all.json
+  napkit conform --write-xfail known.json -- ./my-nap     then: --xfail known.json
+  napkit conform --ruleset classic --exclude-tag match --exclude-rule NAP-10 --list -q
+  napkit conform --shuffle --seed 7 --repeat 3 --ruleset classic -- ./my-nap
 
 The program speaks napkit-adapter/1 (spec/conformance.md) on its standard input and output.
 
@@ -72,7 +91,18 @@ dropped). A program that breaks the protocol is restarted in its own worker only
 --shard K/N runs every N-th selected case from the K-th (a CI matrix of N machines runs each
 case once); 'napkit report merge' joins the N JSON reports into the whole run's.
 An expected-failures file is {"format": "napkit-xfail/1", "cases": {ID: REASON},
-"rules": {RULE: REASON}}.
+"rules": {RULE: REASON}}. --write-xfail FILE writes one from the run: every failure expected
+(with its first line as the reason, or the reason its entry already had), entries of cases that
+now pass deleted, entries of cases not run kept; an existing FILE is read as --xfail when none
+is given, and the exit status is the run's judged by the file written.
+
+--shuffle runs the cases in an order drawn from --seed N (drawn and printed if not given), and
+--repeat N runs the selection N times, each pass in its own order: state a program keeps from
+case to case then shows. The reports still list the cases in the suite's order, each with its
+place in the run, so that runs of different orders compare line by line.
+Ctrl-C prints the summary of what ran and writes every report asked for, marked interrupted
+(the cases not run counted), then exits 130; a second Ctrl-C abandons the reports.
+Every report names the versions of the suite, the law book, napkit and the program.
 
 A report FILE is replaced whole once the run is over (a temporary file beside it, renamed
 over it; a symbolic link's file is replaced and the link kept); '-' is standard output (the
@@ -117,7 +147,11 @@ def add_commands(commands: Any, parser_class: type[argparse.ArgumentParser]) -> 
             ("--kind", "kinds", "KIND", f"only cases of this kind ({', '.join(KINDS)})"),
             ("--case", "cases", "GLOB|FILE", "only cases whose id matches (pagat/legal/*); "
                                              "or a case file to run on its own (a reproducer "
-                                             "of napkit fuzz)")]:
+                                             "of napkit fuzz)"),
+            ("--exclude-rule", "exclude_rules", "RULE", "leave out cases exercising this rule "
+                                                        "or a chapter or section of them"),
+            ("--exclude-tag", "exclude_tags", "TAG", "leave out cases with this tag"),
+            ("--exclude-case", "exclude_cases", "GLOB", "leave out cases whose id matches")]:
         conform.add_argument(flag, dest=dest, action="append", default=[], metavar=meta,
                              help=text + "; repeatable")
     conform.add_argument("--ruleset-file", dest="ruleset_files", action="append", default=[],
@@ -144,10 +178,24 @@ def add_commands(commands: Any, parser_class: type[argparse.ArgumentParser]) -> 
                               "(default 3; 0: never stop)")
     conform.add_argument("--xfail", metavar="FILE", type=Path,
                          help="the expected-failures file (napkit-xfail/1)")
+    conform.add_argument("--write-xfail", metavar="FILE",
+                         help="write (or update) the expected-failures file from the run: its "
+                              "failures expected, each with its reason")
+    conform.add_argument("--list", action="store_true",
+                         help="list the cases the filters select (id, kind, ruleset; -q: ids), "
+                              "in the order they would run, without running them")
+    conform.add_argument("--shuffle", action="store_true",
+                         help="run the cases in a random order (--seed N to repeat it)")
+    conform.add_argument("--seed", type=seed_value, metavar="N",
+                         help="the seed of --shuffle's order")
+    conform.add_argument("--repeat", type=_positive, default=1, metavar="N",
+                         help="run the selected cases N times (default 1)")
     conform.add_argument("--json", metavar="FILE", help="write a JSON report ('-': stdout)")
     conform.add_argument("--junit", metavar="FILE",
                          help="write a JUnit XML report ('-': stdout)")
     conform.add_argument("--tap", metavar="FILE", help="write a TAP report ('-': stdout)")
+    conform.add_argument("--html", metavar="FILE", help="write the run as one self-contained "
+                         "web page (napkit.conform.htmlreport)")
     conform.add_argument("-q", "--quiet", action="store_true",
                          help="no progress and no tables: the failures and the totals only")
     conform.add_argument("-v", "--verbose", action="store_true",
@@ -182,11 +230,18 @@ def _count(text: str) -> int:
     return value
 
 
+def _positive(text: str) -> int:
+    value = _count(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be 1 or more, not {text}")
+    return value
+
+
 def _say(message: str) -> None:
     print(f"napkit conform: {message}", file=sys.stderr)
 
 
-REPORT_FLAGS = (("json", "--json"), ("junit", "--junit"), ("tap", "--tap"))
+REPORT_FLAGS = (("json", "--json"), ("junit", "--junit"), ("tap", "--tap"), ("html", "--html"))
 
 
 def run_conform(args: argparse.Namespace) -> int:
@@ -210,14 +265,26 @@ def _conform(args: argparse.Namespace, outputs: contextlib.ExitStack) -> int:
     root: Path = args.suite or default_suite_dir()
     reports = [(kind, flag, path) for kind, flag in REPORT_FLAGS
                if (path := getattr(args, kind)) is not None]
+    written = [] if args.write_xfail is None else [("xfail", "--write-xfail", args.write_xfail)]
+    same = (args.xfail is not None and args.write_xfail is not None
+            and os.path.realpath(args.xfail) == os.path.realpath(args.write_xfail))
     try:  # before anything is read: a report would replace what the run reads
-        _refuse_clashes(reports, args.xfail, root, args.command)
+        _refuse_misuse(args, bool(reports))
+        _refuse_clashes(reports + written, None if same else args.xfail, root, args.command)
     except UsageError as exc:
         _say(str(exc))
         return EXIT_USAGE
-    opened = [] if args.matrix else _open_reports(reports, outputs)
+    opened = [] if args.matrix or args.list else _open_reports(reports, outputs)
     if opened is None:
         return EXIT_FAILED
+    xfail_out = None
+    if args.write_xfail is not None and not (args.matrix or args.list):
+        try:  # made now: a place that cannot be written runs nothing
+            xfail_out = outputs.enter_context(OutputFile(args.write_xfail))
+        except OSError as exc:
+            _say(f"cannot write the expected-failures file {args.write_xfail}: "
+                 f"{exc.strerror or exc} (no case was run)")
+            return EXIT_FAILED
     if not root.is_dir():
         _say(f"the suite is empty: there is no folder {root}")
         return EXIT_FAILED
@@ -231,8 +298,10 @@ def _conform(args: argparse.Namespace, outputs: contextlib.ExitStack) -> int:
     globs = tuple(c for c in args.cases if not (c.endswith(".json") and Path(c).is_file()))
     if files and not globs:
         return _conform_files(args, files, opened, root)
-    filters = Filters(tuple(args.rulesets), tuple(args.rules), tuple(args.tags),
-                      tuple(args.kinds), globs)
+    filters = Filters(tuple(args.rulesets), tuple(map(current_rule, args.rules)),
+                      tuple(args.tags), tuple(args.kinds), globs,
+                      tuple(map(current_rule, args.exclude_rules)), tuple(args.exclude_tags),
+                      tuple(args.exclude_cases))
     ids = set(case_files(root))
     # Only the files the filters may choose are read and checked (the whole suite for the
     # matrix): rerunning one case starts at once.
@@ -249,13 +318,13 @@ def _conform(args: argparse.Namespace, outputs: contextlib.ExitStack) -> int:
         if not problems:
             _say(f"no case matches the filters ({len(ids)} cases in the suite)")
         return EXIT_FAILED
-    expected = Expected()
-    if args.xfail is not None:
-        try:
-            expected = load_xfail(args.xfail)
-        except XfailError as exc:
-            _say(str(exc))
-            return EXIT_FAILED
+    if args.list:
+        return _list(args, chosen)
+    try:
+        expected = _expected(args)
+    except XfailError as exc:
+        _say(str(exc))
+        return EXIT_FAILED
     notes = [f"the expected-failures file lists {case_id}, which is not in the suite"
              for case_id in expected.unknown_cases(ids)]
     # A report on standard output has it to itself: what is said for people goes to stderr.
@@ -263,13 +332,79 @@ def _conform(args: argparse.Namespace, outputs: contextlib.ExitStack) -> int:
     run = _run(args, chosen, expected, str(root), notes, human, filters)
     if run is None:
         return EXIT_FAILED
+    return _finish(args, run, opened, human, not problems, expected, xfail_out)
+
+
+def _refuse_misuse(args: argparse.Namespace, reports: bool) -> None:
+    """UsageError for options that do not go together."""
+    if args.seed is not None and not args.shuffle:
+        raise UsageError("--seed N is the seed of --shuffle: give --shuffle too")
+    if args.list and (reports or args.write_xfail):
+        raise UsageError("--list runs no case: it writes no report and no expected-failures "
+                         "file")
+
+
+def _expected(args: argparse.Namespace) -> Expected:
+    """The expected failures: --xfail's file; else a --write-xfail file that is there (it is
+    updated); else none. XfailError if the file is not one."""
+    read = args.xfail if args.xfail is not None or args.write_xfail is None else (
+        Path(args.write_xfail) if os.path.isfile(args.write_xfail) else None)
+    return Expected() if read is None else load_xfail(read)
+
+
+def _finish(args: argparse.Namespace, run: Run, opened: list[tuple[str, OutputFile]],
+            human: TextIO, good: bool, expected: Expected | None = None,
+            xfail_out: OutputFile | None = None) -> int:
+    """The summary, the reports and the expected-failures file written; the exit status (130
+    for a run stopped by Ctrl-C, which still reports what ran)."""
     for line in summary_lines(run, tables=not args.quiet, verbose=args.verbose):
         print(line, file=human)
     human.flush()  # before a report on stdout
     unwritten = write_reports(run, opened)
+    ok = run.ok
+    if xfail_out is not None and expected is not None:
+        ok = _write_xfail(run, expected, xfail_out, human)
     for line in unwritten:
         _say(line)
-    return EXIT_OK if run.ok and not problems and not unwritten else EXIT_FAILED
+    if run.interrupted:
+        _say(f"interrupted: {run.selected - len(run.results)} of {run.selected} cases not run"
+             + (", the reports written with what ran" if opened and not unwritten else ""))
+        return 130
+    return EXIT_OK if ok and good and not unwritten else EXIT_FAILED
+
+
+def _list(args: argparse.Namespace, chosen: list[Case]) -> int:
+    """``--list``: the cases that would run, in the order they would run, one a line."""
+    if args.shard is not None:
+        chosen = shard(chosen, *args.shard)
+    order = _order(args)
+    for line in list_lines([chosen[i] for i, _ in run_order(len(chosen), order)], args.quiet):
+        print(line)
+    return EXIT_OK if chosen else EXIT_FAILED
+
+
+def _order(args: argparse.Namespace) -> Order:
+    """The run's order; --shuffle without --seed draws one (said, so that it can be
+    repeated)."""
+    seed = args.seed
+    if args.shuffle and seed is None:
+        seed = random.SystemRandom().randrange(2 ** 32)
+        args.seed = seed
+    return Order(args.shuffle, seed, args.repeat)
+
+
+def _write_xfail(run: Run, expected: Expected, out: OutputFile, human: TextIO) -> bool:
+    """--write-xfail: the file that expects the run's failures; whether it was written."""
+    document, changes = xfail_document(run.results, expected)
+    try:
+        out.commit(xfail_text(document))
+    except OSError as exc:
+        _say(f"cannot write the expected-failures file {out.path}: {exc.strerror or exc}")
+        return False
+    print(f"wrote {out.path}: {len(document['cases'])} cases and {len(document['rules'])} "
+          f"rules expected to fail ({changes['added']} added, {changes['deleted']} deleted as "
+          "they now pass); rerun with --xfail " + out.path, file=human)
+    return True
 
 
 def _conform_files(args: argparse.Namespace, files: list[Path],
@@ -287,17 +422,13 @@ def _conform_files(args: argparse.Namespace, files: list[Path],
             cases.append(case)
     if not cases:
         return EXIT_FAILED
+    if args.list:
+        return _list(args, cases)
     human = sys.stderr if any(out.stdout for _, out in opened) else sys.stdout
     run = _run(args, cases, Expected(), str(root), [], human)
     if run is None:
         return EXIT_FAILED
-    for line in summary_lines(run, tables=not args.quiet, verbose=args.verbose):
-        print(line, file=human)
-    human.flush()
-    unwritten = write_reports(run, opened)
-    for line in unwritten:
-        _say(line)
-    return EXIT_OK if run.ok and not bad and not unwritten else EXIT_FAILED
+    return _finish(args, run, opened, human, not bad)
 
 
 def _refuse_clashes(reports: list[tuple[str, str, str]], xfail: Path | None, root: Path,
@@ -344,12 +475,18 @@ def _run(args: argparse.Namespace, chosen: list[Case], expected: Expected, suite
                           cases_digest(chosen))
     if args.shard is not None:  # an empty slice (more shards than cases) is no failure
         chosen = shard(chosen, *args.shard)
+    order = _order(args)
+    plan = run_order(len(chosen), order)
+    chosen = [chosen[i] for i, _ in plan]  # in the order they run, each repetition
     opener, command = _program(args)
     jobs = max(1, min(args.jobs, len(chosen)))
     sessions = [Session(opener, args.timeout, args.start_timeout) for _ in range(jobs)]
     session = sessions[0]
     try:
         hello = session.open()
+    except KeyboardInterrupt:  # before any case: nothing to report
+        session.kill()
+        raise
     except ProtocolError as exc:
         _say(f"the program {exc.message}" + (" (it did not complete the handshake)"
                                               if exc.what != "cannot-start" else ""))
@@ -364,42 +501,33 @@ def _run(args: argparse.Namespace, chosen: list[Case], expected: Expected, suite
         at_once = f", {jobs} processes at once" if jobs > 1 else ""
         print(f"napkit conform: {len(chosen)} cases{part} against {program} ({shown})"
               f"{at_once}", file=human, flush=True)
+    if args.shuffle or args.repeat > 1:
+        shuffled = f"shuffled (--shuffle --seed {order.seed})" if args.shuffle else "in order"
+        print(f"napkit conform: the cases run {shuffled}"
+              + (f", {args.repeat} times" if args.repeat > 1 else ""), file=human, flush=True)
     if args.shard is not None and not chosen:  # said, not noted: the merged report has none
         _say(f"shard {args.shard[0]}/{args.shard[1]} has no case: the filters chose "
              f"{selection.cases}, fewer than the shards")
-    progress = Progress(len(chosen), enabled=not args.quiet)
     began = time.perf_counter()
-    said: list[str] = []  # what the programs did wrong as they were told goodbye
-    try:
-        if jobs > 1 and can_fork():  # each program and its share of the harness in a process
-            said.append(session.close())  # the handshake was this one's work
-            results, closing = run_suite_in_processes(
-                chosen, lambda: Session(opener, args.timeout, args.start_timeout), jobs,
-                hello.supports, expected.classify, progress.update, args.exitfirst,
-                args.max_timeouts)
-            said += closing
-        else:  # one program, or several in threads of this process
-            results = run_suite(chosen, sessions if jobs > 1 else session, hello.supports,
-                                expected.classify, progress.update, args.exitfirst,
-                                args.max_timeouts)
-    except BaseException:  # Ctrl-C above all: the program must not outlive the run
-        for each in sessions:
-            each.kill()
-        raise
-    finally:
-        progress.finish()
+    results, said, interrupted = _run_cases(args, chosen, sessions, opener, hello.supports,
+                                            expected)
+    results = in_suite_order(results, plan, order)
     for note in said + _close(sessions):
         if note and f"the program {note}" not in notes:
             notes.append(f"the program {note}")
     run = Run(results, program, command, suite, time.perf_counter() - began, len(chosen),
-              notes, selection=selection, shard=args.shard, jobs=jobs)
-    # Each failure drawn as a hand; a match asked again of a fresh start of the program.
-    from napkit.conform.failure import describe_all  # only for a run: napkit starts faster
+              notes, selection=selection, shard=args.shard, jobs=jobs, interrupted=interrupted,
+              versions=report_versions(Path(suite), hello.version),
+              order=None if order.plain else order.to_json())
+    if interrupted:
+        run.stopped = "by Ctrl-C"
+    else:  # each failure drawn as a hand; a match asked again of a fresh start of the program
+        from napkit.conform.failure import describe_all  # only for a run: napkit starts faster
 
-    with contextlib.suppress(KeyboardInterrupt):
-        run.failures = describe_all(results, list(args.command), Path(suite),
-                                    args.ruleset_files,
-                                    lambda: Session(opener, args.timeout, args.start_timeout))
+        with contextlib.suppress(KeyboardInterrupt):
+            run.failures = describe_all(
+                results, list(args.command), Path(suite), args.ruleset_files,
+                lambda: Session(opener, args.timeout, args.start_timeout))
     row = timeouts_in_a_row(results)
     if args.max_timeouts and len(results) < len(chosen) and row >= args.max_timeouts:
         run.stopped = f"after {row} timeouts in a row"
@@ -407,6 +535,45 @@ def _run(args: argparse.Namespace, chosen: list[Case], expected: Expected, suite
                      f"{args.max_timeouts}); is it reading its standard input and flushing "
                      "each answer?")
     return run
+
+
+def _run_cases(args: argparse.Namespace, chosen: list[Case], sessions: list[Session],
+               opener: Callable[[], Channel], supports: dict[str, Any], expected: Expected
+               ) -> tuple[list[CaseResult], list[str], bool]:
+    """Run the cases on the sessions (the first through its handshake): their results in
+    the order run, what the programs did wrong as they were told goodbye, and whether Ctrl-C
+    stopped the run (the results are then those that came before it)."""
+    progress = Progress(len(chosen), enabled=not args.quiet)
+    said: list[str] = []
+    done: list[CaseResult] = []  # the results so far, in order: what a Ctrl-C leaves
+
+    def on_result(result: CaseResult) -> None:
+        done.append(result)
+        progress.update(result)
+
+    session, jobs = sessions[0], len(sessions)
+    try:
+        if jobs > 1 and can_fork():  # each program and its share of the harness in a process
+            said.append(session.close())  # the handshake was this one's work
+            results, closing = run_suite_in_processes(
+                chosen, lambda: Session(opener, args.timeout, args.start_timeout), jobs,
+                supports, expected.classify, on_result, args.exitfirst, args.max_timeouts)
+            said += closing
+        else:  # one program, or several in threads of this process
+            results = run_suite(chosen, sessions if jobs > 1 else session, supports,
+                                expected.classify, on_result, args.exitfirst,
+                                args.max_timeouts)
+    except KeyboardInterrupt:  # Ctrl-C: report what ran, as pytest does
+        for each in sessions:
+            each.kill()
+        return list(done), said, True
+    except BaseException:  # the program must not outlive the run
+        for each in sessions:
+            each.kill()
+        raise
+    finally:
+        progress.finish()
+    return results, said, False
 
 
 def _close(sessions: list[Session]) -> list[str]:

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from napkit.cli.files import OutputFile, write_text
 from napkit.cli.progress import Progress as _Progress
+from napkit.conform.control import order_lines, timing_lines
 from napkit.conform.runner import (
     FAILED,
     PASSED,
@@ -73,6 +74,9 @@ class Run:
     selection: Selection | None = None  # the whole selection, before --shard
     shard: tuple[int, int] | None = None  # (K, N) of --shard K/N
     jobs: int = 1  # the program's processes at once (-j); not in the JSON report
+    interrupted: bool = False  # stopped by Ctrl-C: the cases not run are counted as such
+    versions: dict[str, str | None] | None = None  # suite, lawbook, napkit, program
+    order: dict[str, Any] | None = None  # {"shuffle", "seed", "repeat"} (control.Order)
     # Each failure drawn as a hand, by its place in results (napkit.conform.failure).
     failures: dict[int, Failure] = field(default_factory=dict)
 
@@ -139,6 +143,7 @@ def summary_lines(run: Run, tables: bool = True, verbose: bool = False) -> list[
         lines.append("")
         lines += _rule_table(run)
         lines.append("")
+        lines += timing_lines(run.results)
     bad = [(n, r) for n, r in enumerate(run.results) if r.bad]
     drawn = len(bad) if verbose else FAILURES_DRAWN
     for shown, (n, r) in enumerate(bad[:len(bad) if verbose else FAILURES_SHOWN]):
@@ -163,6 +168,7 @@ def summary_lines(run: Run, tables: bool = True, verbose: bool = False) -> list[
         lines.append(f"note: {unnamed} illegal {_plural(unnamed, 'case')} passed with the "
                      "action refused but no rule named")
     lines += [f"note: {n}" for n in run.notes]
+    lines += order_lines(run.results, run.order)
     lines.append(totals_line(run))
     return lines
 
@@ -170,7 +176,8 @@ def summary_lines(run: Run, tables: bool = True, verbose: bool = False) -> list[
 def failure_lines(r: CaseResult, failure: Failure | None = None) -> list[str]:
     """A failure's lines: one, or with ``failure`` the hand drawn under it."""
     if r.status == XPASS:
-        return [f"UNEXPECTED PASS {r.id} (expected to fail: {r.reason})"]
+        return [f"UNEXPECTED PASS {r.id} (expected to fail: {r.reason})"
+                + (f": {r.message}" if r.message else "")]
     lines = [f"FAILED {r.id}: {r.message}"]
     if r.stderr:
         lines.append("  its standard error ended with:")
@@ -187,7 +194,7 @@ def totals_line(run: Run) -> str:
     rate = f", {n / run.elapsed:.0f} cases/s" if run.elapsed > 0 and n else ""
     not_run = run.selected - n
     stopped = f" (stopped {run.stopped}; {not_run} not run)" if not_run else ""
-    verdict = "ok" if run.ok else "FAILED"
+    verdict = "INTERRUPTED" if run.interrupted else "ok" if run.ok else "FAILED"
     shard = ""
     if run.shard is not None:
         whole = f" of {run.selection.cases}" if run.selection is not None else ""
@@ -237,19 +244,27 @@ def json_report(run: Run) -> str:
         selection=None if run.selection is None else run.selection.to_json(),
         shard=None if run.shard is None else {"index": run.shard[0], "count": run.shard[1]},
         elapsed=run.elapsed, selected=run.selected, notes=run.notes,
-        cases=[_case_json(r, run.failures.get(n)) for n, r in enumerate(run.results)])
+        cases=[_case_json(r, run.failures.get(n)) for n, r in enumerate(run.results)],
+        interrupted=run.interrupted,
+        versions=run.versions, order=run.order)
     return dump_report(document)
 
 
 def report_document(*, program: dict[str, Any], suite: str, selection: dict[str, Any] | None,
                     shard: dict[str, int] | None, elapsed: float, selected: int,
-                    notes: list[str], cases: list[dict[str, Any]]) -> dict[str, Any]:
+                    notes: list[str], cases: list[dict[str, Any]], interrupted: bool = False,
+                    versions: dict[str, Any] | None = None,
+                    order: dict[str, Any] | None = None) -> dict[str, Any]:
     """A JSON report (``napkit-conform-report/1``) from its parts, its totals and tables
     counted from its ``cases`` (as :func:`_case_json` writes them): one function for a run's
     report and for shards' reports merged (:mod:`napkit.conform.shards`), so that the two
     are alike to the byte where their cases are."""
     def counts(c: Counter[str]) -> dict[str, int]:
         return {s: c[s] for s in STATUSES}
+
+    seconds: Counter[str] = Counter()  # the cases' durations summed, by ruleset
+    for c in cases:
+        seconds[c["ruleset"]] += c.get("duration", 0)
 
     statuses = Counter(c["status"] for c in cases)
     by_ruleset: dict[str, Counter[str]] = {}
@@ -263,15 +278,21 @@ def report_document(*, program: dict[str, Any], suite: str, selection: dict[str,
         document["selection"] = selection
         document["shard"] = shard
     document.update({
-        "ok": not (statuses[FAILED] or statuses[XPASS]),
+        "ok": not (statuses[FAILED] or statuses[XPASS] or interrupted),
         "elapsed": round(elapsed, 3),
         "totals": {"cases": len(cases), "selected": selected, **counts(statuses),
-                   "rule_not_named": sum(c.get("note") == RULE_NOT_NAMED for c in cases)},
-        "by_ruleset": {k: counts(by_ruleset[k]) for k in sorted(by_ruleset)},
+                   "rule_not_named": sum(c.get("note") == RULE_NOT_NAMED for c in cases),
+                   "not_run": max(0, selected - len(cases)),
+                   "seconds": round(sum(seconds.values()), 6)},
+        "by_ruleset": {k: {**counts(by_ruleset[k]), "seconds": round(seconds[k], 6)}
+                       for k in sorted(by_ruleset)},
         "by_rule": {k: counts(by_rule[k]) for k in sorted(by_rule, key=rule_order)},
         "by_blamed_rule": _blamed_counts(cases),
         "skipped_by_declaration": skipped_by_declaration(cases),
         "notes": notes,
+        "interrupted": interrupted,
+        "versions": versions,
+        "order": order,
         "cases": cases,
     })
     return document
@@ -297,13 +318,13 @@ def _case_json(r: CaseResult, failure: Failure | None = None) -> dict[str, Any]:
     out: dict[str, Any] = {"id": r.id, "ruleset": r.case.ruleset, "kind": r.case.kind,
                            "rules": list(r.case.rules), "status": r.status,
                            "duration": round(r.duration, 6)}
-    if r.status in (FAILED, XFAIL, SKIPPED) and r.message:
+    if r.status in (FAILED, XFAIL, SKIPPED, XPASS) and r.message:
         out["message"] = r.message
     if r.where:
         out["where"] = r.where
     if r.status in (FAILED, XFAIL) and (r.expected is not None or r.got is not None):
         out["expected"], out["got"] = r.expected, r.got
-    for name in ("note", "reason", "stderr"):
+    for name in ("note", "reason", "stderr", "ran", "repetition"):
         if getattr(r, name):
             out[name] = getattr(r, name)
     if failure is not None:  # spec/conformance.md 8
@@ -364,6 +385,15 @@ def junit_report(run: Run) -> str:
         element.set("errors", "0")
         element.set("skipped", str(t[SKIPPED] + t[XFAIL]))
         element.set("time", f"{t['time_us'] / 1e6:.6f}")
+    if run.interrupted:  # an error CI shows: the cases not run are in no other testsuite
+        not_run = run.selected - len(run.results)
+        element = ET.SubElement(root, "testsuite", name="interrupted", tests="1",
+                                failures="0", errors="1", skipped="0", time="0.000000")
+        ET.SubElement(ET.SubElement(element, "testcase", classname="napkit.conform",
+                                    name="interrupted", time="0.000000"), "error",
+                      type="interrupted", message=f"the run was interrupted (Ctrl-C): {not_run} "
+                                                  f"of {run.selected} cases not run")
+        root.set("errors", "1")
     ET.indent(root)
     return ET.tostring(root, encoding="unicode", xml_declaration=True) + "\n"
 
@@ -395,6 +425,9 @@ def tap_report(run: Run) -> str:
             lines.append(f"not ok {n} - {name}")
         if r.status in (FAILED, XFAIL):
             lines += _tap_yaml(r, failure)
+    if run.interrupted:
+        lines.append(f"Bail out! interrupted (Ctrl-C): {run.selected - len(run.results)} of "
+                     f"{run.selected} cases not run")
     return "\n".join(lines) + "\n"
 
 

@@ -29,6 +29,7 @@ from napkit.conform.parallel import Pool, ProcessPool
 from napkit.conform.process import ProtocolError, Session
 from napkit.conform.suite import Case
 from napkit.conform.support import skip_reason
+from napkit.conform.versions import current_rule
 
 PASSED, FAILED, SKIPPED, XFAIL, XPASS = "passed", "failed", "skipped", "xfail", "xpass"
 STATUSES = (PASSED, FAILED, SKIPPED, XFAIL, XPASS)
@@ -54,6 +55,8 @@ class CaseResult:
     stderr: str = ""  # the program's last lines of standard error, when it broke the protocol
     duration: float = 0.0
     problem: str = ""  # how the program broke the protocol, if it did (ProtocolError.what)
+    ran: int = 0  # its place in a shuffled or repeated run, from 1 (0: a plain run)
+    repetition: int = 0  # which pass of --repeat it was, from 1 (0: a plain run)
 
     @property
     def id(self) -> str:
@@ -210,7 +213,7 @@ def _check_refused(answer: JSONObject, expect: JSONObject) -> str:
     got = answer.get("rule")
     if got is None:
         return RULE_NOT_NAMED
-    if got != rule:
+    if got != rule and current_rule(got) != rule:  # an id renumbered since: the same rule
         raise DisagreementError(
             "refuse", f"refused {_who(seat)}'s {_action(action)} for another rule: {got} "
                       f"({answer.get('reason', '')}), not {rule}", rule, got)

@@ -56,11 +56,14 @@ def filters_json(filters: Filters) -> dict[str, list[str]]:
     """The filters of a run as its report keeps them."""
     return {"rulesets": list(filters.rulesets), "rules": list(filters.rules),
             "tags": list(filters.tags), "kinds": list(filters.kinds),
-            "cases": list(filters.cases)}
+            "cases": list(filters.cases), "exclude_rules": list(filters.exclude_rules),
+            "exclude_tags": list(filters.exclude_tags),
+            "exclude_cases": list(filters.exclude_cases)}
 
 
 FLAGS = {"rulesets": "--ruleset", "rules": "--rule", "tags": "--tag", "kinds": "--kind",
-         "cases": "--case"}
+         "cases": "--case", "exclude_rules": "--exclude-rule", "exclude_tags": "--exclude-tag",
+         "exclude_cases": "--exclude-case"}
 
 
 def _filters_text(filters: object) -> str:
@@ -127,7 +130,7 @@ def merge_reports(reports: Sequence[tuple[str, object]]) -> JSONObject:
     return report_document(
         program=first["program"], suite=first["suite"], selection=first["selection"],
         shard=None, elapsed=sum(shards[k][1]["elapsed"] for k in shards), selected=total,
-        notes=notes, cases=merged)
+        notes=notes, cases=merged, versions=first.get("versions"), order=first.get("order"))
 
 
 def _shard_report(name: str, document: object) -> JSONObject:

@@ -215,6 +215,8 @@ class Filters:
 
     ``rules`` match a case's rule ids whole or by a leading part (``NAP-8`` is chapter 8,
     ``NAP-8.1`` its first section); ``cases`` are globs on the case id (``pagat/legal/*``).
+    The ``exclude_`` filters then leave out every case that any of their values matches, the
+    same way (``--exclude-rule``, ``--exclude-tag``, ``--exclude-case``).
     """
 
     rulesets: tuple[str, ...] = ()
@@ -222,9 +224,13 @@ class Filters:
     tags: tuple[str, ...] = ()
     kinds: tuple[str, ...] = ()
     cases: tuple[str, ...] = ()
+    exclude_rules: tuple[str, ...] = ()
+    exclude_tags: tuple[str, ...] = ()
+    exclude_cases: tuple[str, ...] = ()
 
     def __bool__(self) -> bool:
-        return bool(self.rulesets or self.rules or self.tags or self.kinds or self.cases)
+        return bool(self.rulesets or self.rules or self.tags or self.kinds or self.cases
+                    or self.exclude_rules or self.exclude_tags or self.exclude_cases)
 
     def may_admit(self, case_id: str) -> bool:
         """Whether a case of this id (its path: ``RULESET/KIND/NAME``) can be admitted; the
@@ -235,6 +241,8 @@ class Filters:
             return False
         if self.kinds and kind not in self.kinds:
             return False
+        if any(fnmatch.fnmatchcase(case_id, g) for g in self.exclude_cases):
+            return False
         return not self.cases or any(fnmatch.fnmatchcase(case_id, g) for g in self.cases)
 
     def admits(self, case: Case) -> bool:
@@ -243,6 +251,9 @@ class Filters:
         if not self.may_admit(case.id):
             return False
         if self.tags and not set(self.tags) & set(case.tags):
+            return False
+        if set(self.exclude_tags) & set(case.tags) or any(
+                rule_matches(r, unwanted) for r in case.rules for unwanted in self.exclude_rules):
             return False
         return not self.rules or any(rule_matches(r, wanted)
                                      for r in case.rules for wanted in self.rules)

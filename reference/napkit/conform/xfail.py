@@ -15,6 +15,7 @@ from pathlib import Path
 
 from napkit.conform.runner import FAILED, PASSED, XFAIL, XPASS, CaseResult
 from napkit.conform.suite import Case
+from napkit.conform.versions import current_rule
 from napkit.errors import json_path
 from napkit.reading import ReadError, loads, not_utf8
 
@@ -39,6 +40,15 @@ class Expected:
 
     cases: dict[str, str] = field(default_factory=dict)
     rules: dict[str, str] = field(default_factory=dict)
+    file: str = ""  # where the entries were read, as given (named by an unexpected pass)
+
+    def entry(self, case: Case) -> str | None:
+        """The entry that expects ``case`` to fail, as a person finds it in the file
+        (``"cases": "pagat/legal/0001"``, ``"rules": "NAP-8.1.1"``), or None."""
+        if case.id in self.cases:
+            return f'"cases": "{case.id}"'
+        rule = next((rule for rule in case.rules if rule in self.rules), None)
+        return None if rule is None else f'"rules": "{rule}"'
 
     def reason(self, case: Case) -> str | None:
         """Why ``case`` is expected to fail, or None if it is not."""
@@ -56,8 +66,16 @@ class Expected:
         reason = self.reason(result.case)
         if reason is None:
             return result
-        return replace(result, status=XFAIL if result.status == FAILED else XPASS,
-                       reason=reason)
+        if result.status == FAILED:
+            return replace(result, status=XFAIL, reason=reason)
+        entry = self.entry(result.case)
+        where = f" in {self.file}" if self.file else ""
+        hint = (f"it passes now: delete its entry ({entry}) from {self.file or 'the file'}"
+                if entry.startswith('"cases"')
+                else f"it passes now, but the entry {entry}{where} expects every case of that "
+                     "rule to fail: delete it, or list the cases that still fail under "
+                     '"cases" instead (--write-xfail does)') if entry else ""
+        return replace(result, status=XPASS, reason=reason, message=hint)
 
     def unknown_cases(self, ids: set[str]) -> list[str]:
         """Listed case ids that are not in the suite (worth a warning: a stale entry)."""
@@ -97,7 +115,9 @@ def load_xfail(path: Path) -> Expected:
                 raise XfailError(shown, json_path([name, key]), f"{key!r} is not a rule id "
                                                                 "(NAP-8.1.1)")
         tables[name] = dict(table)
-    return Expected(tables["cases"], tables["rules"])
+    # A rule id renumbered by a later law book is read as the rule it now is.
+    rules = {current_rule(rule): reason for rule, reason in tables["rules"].items()}
+    return Expected(tables["cases"], rules, shown)
 
 
 __all__ = ["XFAIL_FORMAT", "Expected", "XfailError", "load_xfail"]
