@@ -21,7 +21,7 @@ from typing import Any
 
 import pytest
 from napkit.cli import main
-from napkit.conform.htmlreport import card_html, html_page
+from napkit.conform.htmlreport import DRAWN_PER_RULESET, card_html, html_page
 
 from tests.browser import data_counts, dump_dom, external_references, screenshot
 
@@ -173,3 +173,18 @@ def test_html_onto_another_report_is_refused(tmp_path: Path,
     assert main(["conform", "--in-process", "--json", same, "--html", same]) == 2
     err = capsys.readouterr().err
     assert "--html" in err and "Traceback" not in err
+
+
+def test_a_page_of_many_failures_draws_the_first_of_each_ruleset_in_full() -> None:
+    def case(ruleset: str, n: int) -> dict[str, Any]:
+        return {"id": f"{ruleset}/legal/{n:04}", "ruleset": ruleset, "kind": "legal",
+                "rules": ["NAP-5.1.1"], "status": "failed", "message": "step 1: whose turn",
+                "failure": {"rerun": f"napkit conform --case {ruleset}/legal/{n:04}",
+                            "deal": {"dealer": 0, "hands": {"0": "S: A", "1": "H: K"}},
+                            "actions": [], "blamed": [{"rule": "NAP-5.1.1", "title": ""}]}}
+
+    found = [case(r, n) for r in ("classic", "peep") for n in range(DRAWN_PER_RULESET + 5)]
+    text = html_page({"format": "napkit-conform-report/1", "cases": found})
+    assert text.count('<article class="failure') == len(found)
+    assert text.count("the deal of the hand") == 2 * DRAWN_PER_RULESET
+    assert text.count('<pre class="rerun">') == len(found)  # every one can be rerun

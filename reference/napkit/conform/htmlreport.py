@@ -41,6 +41,7 @@ OUTCOME_WORDS = {PASSED: "passed", FAILED: "failed", SKIPPED: "skipped",
                  XFAIL: "expected failure", XPASS: "unexpected pass",
                  TOUCHED: "failed elsewhere"}
 # The fields of a case drawn in their own place; any other is listed as it is.
+DRAWN_PER_RULESET = 25  # failures of a ruleset drawn in full on the page; the rest shortened
 CASE_FIELDS = {"id", "ruleset", "kind", "rules", "status", "duration", "message", "where",
                "expected", "got", "note", "reason", "stderr"}
 
@@ -51,7 +52,7 @@ STYLE = """
 * { box-sizing: border-box; }
 body { font: 15px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, Helvetica, Arial,
   sans-serif; color: var(--ink); margin: 0; background: #f6f7f9; }
-main { max-width: 1200px; margin: 0 auto; padding: 24px 28px 60px; }
+main { max-width: 1440px; margin: 0 auto; padding: 24px 28px 60px; }
 h1 { font-size: 26px; margin: 0 0 4px; }
 h2 { font-size: 20px; margin: 32px 0 10px; border-bottom: 1px solid var(--line);
   padding-bottom: 4px; }
@@ -86,8 +87,8 @@ td.name, th.name { text-align: left; white-space: nowrap; }
 table.matrix { font-size: 13px; }
 table.matrix thead th { position: sticky; top: 0; z-index: 1; }
 table.matrix th.rot { white-space: nowrap; }
-table.matrix td { text-align: center; min-width: 64px; }
-table.matrix td.name { text-align: left; }
+table.matrix td { text-align: center; min-width: 60px; white-space: nowrap; }
+table.matrix td.name { text-align: left; white-space: normal; min-width: 240px; }
 td.passed, span.passed { background: var(--pass-bg); color: var(--pass); }
 td.failed, span.failed { background: var(--fail-bg); color: var(--fail); font-weight: 700; }
 td.skipped, span.skipped { background: var(--skip-bg); color: var(--skip); }
@@ -583,15 +584,28 @@ def _failures(document: Mapping[str, Any]) -> str:
              f"</span> shown of {len(bad) + len(expected)})</h2>"]
     if not bad and not expected:
         parts.append("<p>No case failed.</p>")
-    parts += [failure_html(c) for c in bad]
+    drawn: Counter[str] = Counter()
+
+    def draw(case: JSON) -> str:
+        ruleset = str(case.get("ruleset"))
+        drawn[ruleset] += 1
+        return failure_html(case, full=drawn[ruleset] <= DRAWN_PER_RULESET)
+
+    if len(bad) + len(expected) > DRAWN_PER_RULESET:
+        parts.append(f'<p class="note">The first {DRAWN_PER_RULESET} failures of each ruleset '
+                     "are drawn in full (the deal, the steps); the others are shortened to what "
+                     "differs and the command that reruns them, which draws them in full.</p>")
+    parts += [draw(c) for c in bad]
     if expected:
         parts.append(f"<h3>Expected failures ({len(expected)})</h3>")
-        parts += [failure_html(c) for c in expected]
+        parts += [draw(c) for c in expected]
     return "".join(parts)
 
 
-def failure_html(case: Mapping[str, Any], anchor: str | None = None) -> str:
-    """One failure, drawn with all the report gives about it."""
+def failure_html(case: Mapping[str, Any], anchor: str | None = None, full: bool = True) -> str:
+    """One failure, drawn with all the report gives about it; not ``full``: what differs and
+    the command that reruns it, without the deal, the steps and the rules it exercises (a
+    page of thousands of failures stays light)."""
     status = str(case.get("status", FAILED))
     case_id = str(case.get("id", "?"))
     rules = [str(r) for r in case.get("rules", []) if isinstance(r, str)] if isinstance(
@@ -620,12 +634,15 @@ def failure_html(case: Mapping[str, Any], anchor: str | None = None) -> str:
         parts.append(_versus(case.get("expected"), case.get("got")))
     extra = {k: v for k, v in case.items() if k not in CASE_FIELDS | {"blamed"}}
     failure = extra.pop("failure", None)
-    if isinstance(failure, dict):
+    if isinstance(failure, dict) and not full:
+        parts.append(_failure_detail({"rerun": failure.get("rerun")}, case))
+    elif isinstance(failure, dict):
         parts.append(_failure_detail(failure, case))
     elif failure is not None:
         extra["failure"] = failure
-    parts += _details(extra)
-    if rules:
+    if full:
+        parts += _details(extra)
+    if rules and full:
         listed = ", ".join(f'<span class="mono" title="{esc(titles.get(r, ""))}">{esc(r)}</span>'
                            for r in rules)
         parts.append(f'<details><summary class="note">the {len(rules)} rules the case '
@@ -811,7 +828,7 @@ def _slowest(document: Mapping[str, Any], shown: int = 10) -> str:
             f"<th>ms</th><th>outcome</th></tr></thead>{rows}</table>")
 
 
-__all__ = ["STYLE", "action_html", "blamed_rules", "blames", "card_html", "cases",
-           "cell_class", "deal_html", "esc", "failure_html", "hand_html", "html_page",
+__all__ = ["DRAWN_PER_RULESET", "STYLE", "action_html", "blamed_rules", "blames", "card_html",
+           "cases", "cell_class", "deal_html", "esc", "failure_html", "hand_html", "html_page",
            "html_report", "page", "program_name", "program_version", "rule_cells", "rule_key",
            "rule_titles", "steps_html", "totals", "value_html", "write_reports"]
