@@ -326,3 +326,41 @@ def test_shuffle_catches_a_program_that_leaks_state(
     assert status == 1 and len(report["cases"]) == 40
     assert [(c["id"], c["repetition"]) for c in report["cases"] if c["status"] == "failed"] == [
         ("classic/legal/0000-hand", 2)]
+
+
+def test_renumbered_ids_are_read_as_the_current_rule(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """A law book that renumbered NAP-8.1.1 (say, from NAP-8.0.9): the old id in --rule,
+    --exclude-rule and an expected-failures file means the rule it became."""
+    from napkit.conform import versions
+
+    monkeypatch.setattr(versions, "renumbered", lambda: {"NAP-8.0.9": "NAP-8.1.1"})
+    base = ["conform", "--case", "classic/illegal/00[0-2]*", "--list", "-q"]
+    assert main([*base, "--rule", "NAP-8.1.1"]) == 0
+    new = capsys.readouterr().out.split()
+    assert main([*base, "--rule", "NAP-8.0.9"]) == 0
+    assert capsys.readouterr().out.split() == new and new
+    assert main([*base, "--exclude-rule", "NAP-8.0.9"]) == 0
+    assert not set(capsys.readouterr().out.split()) & set(new)
+    known = tmp_path / "known.json"
+    known.write_text(json.dumps({"format": "napkit-xfail/1", "cases": {},
+                                 "rules": {"NAP-8.0.9": "revokes allowed"}}))
+    status, report = conform(tmp_path, "--case", "classic/illegal/00[0-2]*-revoke",
+                             "--xfail", str(known), program=MUTANT)
+    assert status == 0 and report["totals"]["xfail"] == len(report["cases"]) > 0
+    assert all(c["reason"] == "NAP-8.1.1: revokes allowed"
+               for c in report["cases"] if c["status"] == "xfail")
+
+
+def test_write_xfail_with_a_case_file(tmp_path: Path) -> None:
+    """A case given as a file (a reproducer of napkit fuzz) is expected by its id too."""
+    case = ROOT / "conformance" / "cases" / "classic" / "illegal" / "0000-revoke.json"
+    known = tmp_path / "known.json"
+    status, report = conform(tmp_path, "--case", str(case), "--write-xfail", str(known),
+                             program=MUTANT)
+    assert status == 0 and report["cases"][0]["status"] == "failed"
+    assert list(json.loads(known.read_text())["cases"]) == ["classic/illegal/0000-revoke"]
+    status, report = conform(tmp_path, "--case", str(case), "--xfail", str(known),
+                             program=MUTANT)
+    assert status == 0 and report["cases"][0]["status"] == "xfail"

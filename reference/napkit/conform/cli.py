@@ -297,7 +297,7 @@ def _conform(args: argparse.Namespace, outputs: contextlib.ExitStack) -> int:
     files = [Path(c) for c in args.cases if c.endswith(".json") and Path(c).is_file()]
     globs = tuple(c for c in args.cases if not (c.endswith(".json") and Path(c).is_file()))
     if files and not globs:
-        return _conform_files(args, files, opened, root)
+        return _conform_files(args, files, opened, root, xfail_out)
     filters = Filters(tuple(args.rulesets), tuple(map(current_rule, args.rules)),
                       tuple(args.tags), tuple(args.kinds), globs,
                       tuple(map(current_rule, args.exclude_rules)), tuple(args.exclude_tags),
@@ -408,7 +408,8 @@ def _write_xfail(run: Run, expected: Expected, out: OutputFile, human: TextIO) -
 
 
 def _conform_files(args: argparse.Namespace, files: list[Path],
-                   opened: list[tuple[str, OutputFile]], root: Path) -> int:
+                   opened: list[tuple[str, OutputFile]], root: Path,
+                   xfail_out: OutputFile | None = None) -> int:
     """``--case FILE``: run case files given on their own (each checked as a suite's case is,
     but for its id, which need not be its path)."""
     cases: list[Case] = []
@@ -425,10 +426,15 @@ def _conform_files(args: argparse.Namespace, files: list[Path],
     if args.list:
         return _list(args, cases)
     human = sys.stderr if any(out.stdout for _, out in opened) else sys.stdout
-    run = _run(args, cases, Expected(), str(root), [], human)
+    try:
+        expected = _expected(args)
+    except XfailError as exc:
+        _say(str(exc))
+        return EXIT_FAILED
+    run = _run(args, cases, expected, str(root), [], human)
     if run is None:
         return EXIT_FAILED
-    return _finish(args, run, opened, human, not bad)
+    return _finish(args, run, opened, human, not bad, expected, xfail_out)
 
 
 def _refuse_clashes(reports: list[tuple[str, str, str]], xfail: Path | None, root: Path,
