@@ -364,3 +364,21 @@ def test_write_xfail_with_a_case_file(tmp_path: Path) -> None:
     status, report = conform(tmp_path, "--case", str(case), "--xfail", str(known),
                              program=MUTANT)
     assert status == 0 and report["cases"][0]["status"] == "xfail"
+
+
+def test_a_merge_of_shards_keeps_versions_and_an_interruption(tmp_path: Path) -> None:
+    own = str(ROOT / "tests" / "fixtures" / "conformance")
+    parts = []
+    for k in (1, 2):
+        path = tmp_path / f"shard-{k}.json"
+        assert main(["conform", "-q", "--in-process", "--suite", own, "--shard", f"{k}/2",
+                     "--json", str(path)]) == 0
+        parts.append(path)
+    document = json.loads(parts[1].read_text())
+    document["interrupted"] = True  # as a shard stopped by Ctrl-C writes it
+    parts[1].write_text(json.dumps(document))
+    merged = tmp_path / "all.json"
+    assert main(["report", "merge", "-q", *map(str, parts), "-o", str(merged)]) == 1
+    whole = json.loads(merged.read_text())
+    assert whole["interrupted"] is True and whole["ok"] is False
+    assert whole["versions"]["napkit"] == __version__ and whole["versions"]["suite"] is None

@@ -130,7 +130,8 @@ def merge_reports(reports: Sequence[tuple[str, object]]) -> JSONObject:
     return report_document(
         program=first["program"], suite=first["suite"], selection=first["selection"],
         shard=None, elapsed=sum(shards[k][1]["elapsed"] for k in shards), selected=total,
-        notes=notes, cases=merged, versions=first.get("versions"), order=first.get("order"))
+        notes=notes, cases=merged, versions=first.get("versions"), order=first.get("order"),
+        interrupted=any(shards[k][1].get("interrupted") is True for k in shards))
 
 
 def _shard_report(name: str, document: object) -> JSONObject:
