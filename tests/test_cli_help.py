@@ -15,7 +15,8 @@ COMMANDS = [["rules"], ["rules", "list"], ["rules", "show"], ["rules", "rule"],
             ["rules", "compare"], ["rules", "decisions"], ["rules", "check"], ["rules", "search"],
             ["rules", "new"], ["rules", "sheet"], ["play"],
             ["record"], ["validate"], ["perft"], ["conform"], ["adapter"], ["report"],
-            ["report", "merge"], ["report", "site"], ["report", "diff"], []]
+            ["report", "merge"], ["report", "site"], ["report", "diff"],
+            ["report", "html"], []]
 
 
 def help_text(command: list[str], capsys: pytest.CaptureFixture[str]) -> str:

@@ -188,3 +188,17 @@ def test_a_page_of_many_failures_draws_the_first_of_each_ruleset_in_full() -> No
     assert text.count('<article class="failure') == len(found)
     assert text.count("the deal of the hand") == 2 * DRAWN_PER_RULESET
     assert text.count('<pre class="rerun">') == len(found)  # every one can be rerun
+
+
+def test_napkit_report_html_draws_a_saved_report_as_conform_did(
+        runs: tuple[Path, dict[str, dict[str, Any]]], tmp_path: Path,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    out, _ = runs
+    page = tmp_path / "again.html"
+    assert main(["report", "html", str(out / "mutant.json"), "-o", str(page)]) == 0
+    assert page.read_text(encoding="utf-8") == (out / "mutant.html").read_text(encoding="utf-8")
+    assert main(["report", "html", str(out / "mutant.json"), "-o",
+                 str(out / "mutant.json")]) == 2
+    assert main(["report", "html", str(out / "mutant.html"), "-o", str(page)]) == 1
+    err = capsys.readouterr().err
+    assert "mutant.html: not a JSON report: line 1, column 1" in err and "Traceback" not in err

@@ -1,6 +1,7 @@
 """``napkit report merge REPORT... [-o FILE]``: the JSON reports of ``napkit conform --shard K/N``
 joined into the report of the whole run (:func:`napkit.conform.shards.merge_reports`).
-``napkit report``'s other actions, ``site`` and ``diff``, are in :mod:`napkit.conform.sitecli`.
+``napkit report``'s other actions (``site``, ``diff``, ``html``) are in
+:mod:`napkit.conform.sitecli`.
 
 Exit status: 0 when the merged run passed (as ``napkit conform`` would have exited), 1 when it
 failed or the reports cannot be merged or read (one line, naming the file), 2 for a usage
@@ -44,11 +45,12 @@ def add_command(commands: Any, parser_class: type[argparse.ArgumentParser]) -> N
     """Add ``report`` (and its ``merge``) to napkit's subcommands."""
     report = commands.add_parser(
         "report", help="work with the JSON reports of napkit conform (merge shards, compare "
-                       "programs on a site, diff two runs)",
+                       "programs on a site, diff two runs, draw one as a page)",
         description="Work with the JSON reports of napkit conform.",
         epilog="examples:\n  napkit report merge shard-1.json shard-2.json -o all.json\n"
                "  napkit report site napkit.json my-nap.json -o site/\n"
-               "  napkit report diff last-release.json this-commit.json",
+               "  napkit report diff last-release.json this-commit.json\n"
+               "  napkit report html all.json -o report.html",
         formatter_class=argparse.RawDescriptionHelpFormatter)
     assert isinstance(report, parser_class)
     report.set_defaults(run=_no_subcommand, report_parser=report)
@@ -66,7 +68,7 @@ def add_command(commands: Any, parser_class: type[argparse.ArgumentParser]) -> N
                        help="where to write the merged report (default '-': standard output)")
     merge.add_argument("-q", "--quiet", action="store_true", help="no summary line")
     merge.set_defaults(run=run_merge)
-    add_site_actions(which, parser_class)  # napkit report site, napkit report diff
+    add_site_actions(which, parser_class)  # napkit report site, diff and html
 
 
 def _no_subcommand(args: argparse.Namespace) -> int:

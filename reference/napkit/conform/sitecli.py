@@ -1,12 +1,14 @@
-"""``napkit report site RUN.json... -o DIR`` and ``napkit report diff OLD.json NEW.json``: the
-JSON reports of ``napkit conform`` as a static site comparing programs
-(:mod:`napkit.conform.reportsite`), and two runs of one program compared
-(:mod:`napkit.conform.rundiff`).
+"""``napkit report site RUN.json... -o DIR``, ``napkit report diff OLD.json NEW.json`` and
+``napkit report html RUN.json -o FILE``: the JSON reports of ``napkit conform`` as a static site
+comparing programs (:mod:`napkit.conform.reportsite`), two runs of one program compared
+(:mod:`napkit.conform.rundiff`), and a saved run as the page ``napkit conform --html`` writes
+(:mod:`napkit.conform.htmlreport`; the report of merged shards, say).
 
 Exit status of ``site``: 0 when the site is written, 1 when a report cannot be read (one line,
 naming the file and the JSON path) or the site cannot be written, 2 for a usage error. Of
 ``diff``: 0 when nothing newly fails, 1 when something does (a regression, for CI) or a
-report cannot be read, 2 for a usage error. Both: 130 when interrupted.
+report cannot be read, 2 for a usage error. Of ``html``: 0 when the page is written, 1 when
+the report cannot be read or the page written, 2 for a usage error. All: 130 when interrupted.
 """
 
 from __future__ import annotations
@@ -16,9 +18,12 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from napkit.cli.files import OutputFile, refuse_clashes
+from napkit.conform.htmlreport import html_page
 from napkit.conform.reportfile import ReportFileError, read_report
 from napkit.conform.reportsite import write_site
 from napkit.conform.rundiff import diff_lines, diff_runs
+from napkit.errors import UsageError
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 
@@ -73,6 +78,18 @@ def add_actions(which: Any, parser_class: type[argparse.ArgumentParser]) -> None
     diff.add_argument("old", metavar="OLD", help="the earlier run's JSON report")
     diff.add_argument("new", metavar="NEW", help="the later run's JSON report")
     diff.set_defaults(run=run_diff)
+    page = which.add_parser(
+        "html", help="draw a saved JSON report as the page napkit conform --html writes",
+        usage="napkit report html RUN [-o FILE]",
+        description="Draw a JSON report of napkit conform (a run's, or merged shards') as the "
+                    "self-contained page napkit conform --html writes.",
+        epilog="example:\n  napkit report html all.json -o report.html\n\nThe page is the same "
+               "as napkit conform --html's for the run that wrote the report.",
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    page.add_argument("report", metavar="RUN", help="a JSON report (napkit conform --json)")
+    page.add_argument("-o", "--output", default="-", metavar="FILE",
+                      help="where to write the page (default '-': standard output)")
+    page.set_defaults(run=run_html)
 
 
 def _say(action: str, message: str) -> None:
@@ -130,4 +147,27 @@ def run_diff(args: argparse.Namespace) -> int:
     return EXIT_FAILED if found.regressed else EXIT_OK
 
 
-__all__ = ["add_actions", "run_diff", "run_site"]
+def run_html(args: argparse.Namespace) -> int:
+    """The command: read the report, write its page."""
+    try:
+        refuse_clashes([("-o", args.output)], [("the report", args.report)])
+    except UsageError as exc:
+        _say("html", str(exc))
+        return EXIT_USAGE
+    try:
+        document = read_report(args.report)
+        with OutputFile(args.output) as out:
+            out.commit(html_page(document))
+    except ReportFileError as exc:
+        _say("html", str(exc))
+        return EXIT_FAILED
+    except OSError as exc:
+        _say("html", f"cannot write {args.output}: {exc.strerror or exc}")
+        return EXIT_FAILED
+    except KeyboardInterrupt:
+        _say("html", "interrupted")
+        return 130
+    return EXIT_OK
+
+
+__all__ = ["add_actions", "run_diff", "run_html", "run_site"]
