@@ -687,7 +687,7 @@ def _failure_detail(failure: Mapping[str, Any], case: Mapping[str, Any]) -> str:
                                                                    case.get("got")):
         parts.append(_versus(want, said))
     known = {"rerun", "first", "deal", "actions", "position", "message", "expected", "answered",
-             "blamed", "where", "step", "hand", "hand_step"}
+             "after", "blamed", "where", "step", "hand", "hand_step"}
     parts += _details({k: v for k, v in failure.items() if k not in known and v is not None})
     return "".join(parts)
 
