@@ -517,6 +517,7 @@ def _run(args: argparse.Namespace, chosen: list[Case], expected: Expected, suite
     began = time.perf_counter()
     results, said, interrupted = _run_cases(args, chosen, sessions, opener, hello.supports,
                                             expected)
+    row = timeouts_in_a_row(results)  # in the order run, where the row was counted
     results = in_suite_order(results, plan, order)
     for note in said + _close(sessions):
         if note and f"the program {note}" not in notes:
@@ -534,7 +535,6 @@ def _run(args: argparse.Namespace, chosen: list[Case], expected: Expected, suite
             run.failures = describe_all(
                 results, list(args.command), Path(suite), args.ruleset_files,
                 lambda: Session(opener, args.timeout, args.start_timeout))
-    row = timeouts_in_a_row(results)
     if args.max_timeouts and len(results) < len(chosen) and row >= args.max_timeouts:
         run.stopped = f"after {row} timeouts in a row"
         notes.append(f"stopped: the program timed out on {row} cases in a row (--max-timeouts "
