@@ -78,7 +78,7 @@ examples:
   napkit conform -j auto --shard 2/4 --json shard-2.json -- ./my-nap
   napkit report merge shard-1.json shard-2.json shard-3.json shard-4.json -o all.json
   napkit conform --write-xfail known.json -- ./my-nap     then: --xfail known.json
-  napkit conform --ruleset classic --exclude-tag match --exclude-rule NAP-10 --list -q
+  napkit conform --ruleset classic --exclude-tag handworked --exclude-rule NAP-10 --list -q
   napkit conform --shuffle --seed 7 --repeat 3 --ruleset classic -- ./my-nap
 
 The program speaks napkit-adapter/1 (spec/conformance.md) on its standard input and output.
