@@ -73,6 +73,7 @@ examples:
   napkit conform --ruleset pagat --kind illegal -- node my-nap.js
   napkit conform --rule NAP-8 --junit report.xml -- ./my-nap --adapter
   napkit conform --xfail known.json -- python my_nap.py
+  napkit conform -v --html report.html -- python my_nap.py   every failure drawn; a page too
   napkit conform --in-process --case 'pagat/legal/*' -q --json - | python3 -m json.tool
   napkit conform -j 2 --ruleset classic -- node my-nap.js
   napkit conform -j auto --shard 2/4 --json shard-2.json -- ./my-nap
