@@ -181,6 +181,23 @@ def test_a_failure_is_drawn_as_a_hand_with_step_0_the_deal(
     assert "    expected: [" in out and "    answered: [" in out
 
 
+def test_an_illegal_try_accepted_is_drawn_as_the_hand_it_was_tried_in(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # classic/illegal/0000-revoke: seat 1 holds a spade when the spade king is led, and tries
+    # the king of clubs after step 5; the revoke-allowed mutant accepts it.
+    revoke = [PYTHON, str(ROOT / "conformance" / "mutants" / "adapter.py"), "revoke-allowed"]
+    _, report, out = conform(tmp_path, capsys, "--case", "classic/illegal/0000-revoke",
+                             program=revoke)
+    (case,) = failed(report)
+    failure = case["failure"]
+    assert failure["after"] is True and failure["where"] == "step 5"
+    assert failure["deal"] is not None and "AS" in failure["deal"]["hands"]["1"]
+    assert [a["number"] for a in failure["actions"]] == list(range(6))
+    assert "seat 1 is to act" in failure["position"]
+    assert "the steps to step 5 (step 0 is the deal):" in out
+    assert "after step 5: accepted seat 1's" in out
+
+
 def test_the_first_three_failures_are_drawn_and_v_draws_them_all(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     _, report, out = conform(tmp_path, capsys, "--case", "classic/legal/00*", program=BIDDING)

@@ -407,10 +407,15 @@ def describe(result: CaseResult, command: Sequence[str], suite: Path | None = No
         message = message[len(result.where) + 2:]
     if index is None and result.where.startswith("outcome"):
         index = len(case.steps) - 1 if case.steps else None
+    tried = index is None and case.kind == "illegal" and bool(case.steps)
+    if tried:  # the illegal try comes after the case's last step: the hand to there
+        index, after = len(case.steps) - 1, True
     where = wheres[index] if index is not None else ""
     place = places(case.steps, match)[index] if index is not None else (None, 0)
     deal, actions = _drawn(case, states, index, after)
     before = states[index] if index is not None and index < len(states) and not after else None
+    if tried and index is not None and index + 1 < len(states):
+        before = states[index + 1]  # where the try is made
     return Failure(rerun, blamed, where, index, place[0] if match else None,
                    place[1] if match else None, first, message, expected, answered, deal,
                    actions, position(before) if before is not None else "", after)
