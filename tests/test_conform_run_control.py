@@ -283,7 +283,7 @@ def test_list(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_bad_values_are_one_line(capsys: pytest.CaptureFixture[str]) -> None:
     for argv in (["--repeat", "0"], ["--repeat", "many"], ["--shuffle", "--seed", "-1"],
-                 ["--seed", "4"]):
+                 ["--seed", "4"], ["--repeat", "2", "--shard", "1/2"]):
         assert main(["conform", "--in-process", *argv]) == 2
         err = capsys.readouterr().err
         assert "Traceback" not in err and err.count("\n") == 1, err

@@ -343,6 +343,9 @@ def _refuse_misuse(args: argparse.Namespace, reports: bool) -> None:
     if args.list and (reports or args.write_xfail):
         raise UsageError("--list runs no case: it writes no report and no expected-failures "
                          "file")
+    if args.repeat > 1 and args.shard is not None:
+        raise UsageError("--repeat runs each case several times, and 'napkit report merge' "
+                         "joins shards that ran each case once: run --repeat without --shard")
 
 
 def _expected(args: argparse.Namespace) -> Expected:
