@@ -28,14 +28,12 @@ from napkit.site import data
 from napkit.spec.catalog import load_spec
 from napkit.spec.schemas import schema_problems
 
+from tests.browser import CHROMIUM_FLAGS, chromium
+
 pytestmark = pytest.mark.slow
 
 REPO = paths.REPO_ROOT
 DOCS = REPO / "docs"
-CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
-                  "--disable-background-networking", "--disable-component-update",
-                  "--disable-sync"]
-
 
 def sphinx_build(source: Path, out: Path, *extra: str,
                  env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
@@ -264,14 +262,6 @@ def test_the_link_check_finds_a_broken_link(tmp_path: Path) -> None:
 
 
 # --- headless Chromium -------------------------------------------------------------------------
-def chromium() -> str:
-    found = shutil.which("chromium") or shutil.which("chromium-browser")
-    if found is None:
-        pytest.skip("Chromium is not installed: apt-get install -y chromium "
-                    "(.ci/run installs it, so CI runs this test)")
-    return found
-
-
 def run_chromium(binary: str, profile: Path, *args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([binary, *CHROMIUM_FLAGS, f"--user-data-dir={profile}", *args],
                           capture_output=True, text=True, timeout=120, check=False)

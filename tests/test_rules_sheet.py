@@ -12,7 +12,6 @@ import ast
 import html
 import json
 import re
-import shutil
 import subprocess
 import sys
 import textwrap
@@ -27,13 +26,11 @@ from napkit.spec.catalog import default_spec
 from napkit.spec.house import load_house_ruleset
 from napkit.spec.sheet import sheet_html
 
+from tests.browser import run_chromium
+
 SPEC = default_spec()
 RULESETS = sorted(SPEC.rulesets)
-CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
-                  "--disable-background-networking", "--disable-component-update",
-                  "--disable-sync", "--hide-scrollbars"]
 A4_POINTS = (595, 842)  # 210 x 297 mm
-
 
 class Links(HTMLParser):
     """Every href, every src, and whether the page has a script or a stylesheet link."""
@@ -49,18 +46,6 @@ class Links(HTMLParser):
             self.hrefs.append(str(found["href"]))
         if tag in ("script", "link", "img", "iframe") or found.get("src"):
             self.fetches.append(tag)
-
-
-def chromium() -> str:
-    found = shutil.which("chromium") or shutil.which("chromium-browser")
-    if found is None:
-        pytest.skip("Chromium is not installed: apt-get install -y chromium")
-    return found
-
-
-def run_chromium(profile: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([chromium(), *CHROMIUM_FLAGS, f"--user-data-dir={profile}", *args],
-                          capture_output=True, text=True, timeout=120, check=False)
 
 
 def pdf_pages(pdf: bytes) -> tuple[int, list[tuple[float, float]]]:
@@ -79,7 +64,7 @@ def test_the_sheet_prints_on_at_most_two_a4_sides(ruleset_id: str, tmp_path: Pat
     page = tmp_path / f"{ruleset_id}.html"
     page.write_text(sheet_html(SPEC, SPEC.rulesets[ruleset_id]), encoding="utf-8")
     pdf = tmp_path / f"{ruleset_id}.pdf"
-    printed = run_chromium(tmp_path / "profile", "--no-pdf-header-footer",
+    printed = run_chromium(tmp_path / "profile", "--hide-scrollbars", "--no-pdf-header-footer",
                            f"--print-to-pdf={pdf}", page.as_uri())
     assert pdf.exists(), printed.stderr
     count, boxes = pdf_pages(pdf.read_bytes())
@@ -93,8 +78,8 @@ def test_a_screenshot_of_the_sheet_is_not_blank(ruleset_id: str, tmp_path: Path)
     page = tmp_path / f"{ruleset_id}.html"
     page.write_text(sheet_html(SPEC, SPEC.rulesets[ruleset_id]), encoding="utf-8")
     shot = tmp_path / f"{ruleset_id}.png"
-    shown = run_chromium(tmp_path / "profile", "--window-size=900,1300", f"--screenshot={shot}",
-                         page.as_uri())
+    shown = run_chromium(tmp_path / "profile", "--hide-scrollbars", "--window-size=900,1300",
+                         f"--screenshot={shot}", page.as_uri())
     assert shot.exists(), shown.stderr
     assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert shot.stat().st_size > 60_000, "the screenshot is (nearly) blank"

@@ -19,11 +19,11 @@ from typing import Any
 from napkit.cli.files import OutputFile, refuse_clashes
 from napkit.conform.fuzzjobs import FUZZ_REPORT, merge_fuzz_reports
 from napkit.conform.report import HEADINGS, dump_report
+from napkit.conform.reportfile import ReportFileError, read_json
 from napkit.conform.runner import STATUSES
 from napkit.conform.shards import MergeError, merge_reports
 from napkit.conform.sitecli import add_actions as add_site_actions
 from napkit.errors import UsageError
-from napkit.reading import ReadError, loads, not_utf8
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 
@@ -104,9 +104,9 @@ def _merge(paths: list[str], output: str, quiet: bool) -> int:
         documents: list[tuple[str, object]] = []
         for path in paths:
             try:
-                documents.append((path, _read(path)))
-            except _UnreadableError as exc:
-                _say(f"{path}: {exc}")
+                documents.append((path, read_json(path)))
+            except ReportFileError as exc:
+                _say(str(exc))
                 return EXIT_FAILED
         fuzz = [isinstance(d, dict) and d.get("format") == FUZZ_REPORT for _, d in documents]
         try:
@@ -136,24 +136,6 @@ def _merge(paths: list[str], output: str, quiet: bool) -> int:
     return EXIT_OK if merged["ok"] else EXIT_FAILED
 
 
-class _UnreadableError(Exception):
-    pass
-
-
-def _read(path: str) -> object:
-    try:
-        with open(path, "rb") as handle:
-            raw = handle.read()
-    except OSError as exc:
-        raise _UnreadableError(f"cannot read: {exc.strerror or exc}") from None
-    try:
-        text = raw.decode()
-    except UnicodeDecodeError as exc:
-        raise _UnreadableError(f"not a JSON report: {not_utf8(exc)}") from None
-    try:
-        return loads(text, whole=False)  # a report's times are not whole numbers
-    except ReadError as exc:
-        raise _UnreadableError(f"not a JSON report: {exc.where}: {exc.message}") from None
 
 
 def _fuzz_summary(merged: dict[str, Any], shards: int) -> str:

@@ -21,8 +21,9 @@ class ReportFileError(Exception):
     """A file that cannot be read as a JSON report: one line, naming the file."""
 
 
-def read_report(path: str) -> dict[str, Any]:
-    """The JSON report in ``path``, checked (:func:`check_report`)."""
+def read_json(path: str) -> object:
+    """The JSON value in ``path``, read strictly (a report's times are not whole numbers);
+    :class:`ReportFileError` naming the file otherwise."""
     try:
         with open(path, "rb") as handle:
             raw = handle.read()
@@ -33,10 +34,15 @@ def read_report(path: str) -> dict[str, Any]:
     except UnicodeDecodeError as exc:
         raise ReportFileError(f"{path}: not a JSON report: {not_utf8(exc)}") from None
     try:
-        document = loads(text, whole=False)  # a report's times are not whole numbers
+        return loads(text, whole=False)
     except ReadError as exc:
         raise ReportFileError(f"{path}: not a JSON report: {exc.where}: {exc.message}"
                               ) from None
+
+
+def read_report(path: str) -> dict[str, Any]:
+    """The JSON report in ``path``, checked (:func:`check_report`)."""
+    document = read_json(path)
     problem = check_report(document)
     if problem is not None:
         raise ReportFileError(f"{path}: not a napkit conform JSON report: {problem}")
