@@ -284,8 +284,11 @@ def test_a_report_that_cannot_be_written_is_refused_before_the_run(
     assert sorted(p.name for p in tmp_path.iterdir()) == ["locked"]  # no tap, no temporary file
 
 
-def test_ctrl_c_in_a_run_leaves_the_reports(tmp_path: Path, capsys: Capture,
-                                            monkeypatch: pytest.MonkeyPatch) -> None:
+def test_ctrl_c_in_a_run_writes_whole_reports_marked_interrupted(
+        tmp_path: Path, capsys: Capture, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ctrl-C before any case ran: every report requested is written whole, marked
+    interrupted, with the cases not run counted (spec/conformance.md 7.3); no temporary file
+    is left beside them."""
     def ctrl_c(*_args: object, **_kwargs: object) -> None:
         raise KeyboardInterrupt
 
@@ -293,9 +296,13 @@ def test_ctrl_c_in_a_run_leaves_the_reports(tmp_path: Path, capsys: Capture,
     report = tmp_path / "r.json"
     report.write_text(OLD, encoding="utf-8")
     assert conform("--json", str(report), "--junit", str(tmp_path / "new.xml")) == 130
-    assert capsys.readouterr().err.strip() == "napkit conform: interrupted"
-    assert report.read_text(encoding="utf-8") == OLD
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["r.json"]
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("napkit conform: interrupted: ") and "not run" in err, err
+    written = json.loads(report.read_text(encoding="utf-8"))
+    assert written["interrupted"] is True and written["ok"] is False
+    assert written["totals"]["not_run"] == written["totals"]["selected"] > 0
+    assert "interrupted" in (tmp_path / "new.xml").read_text(encoding="utf-8")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["new.xml", "r.json"]
 
 
 def test_a_report_into_a_fifo_and_through_a_symlink(tmp_path: Path, capsys: Capture) -> None:
