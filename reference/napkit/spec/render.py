@@ -96,6 +96,17 @@ def param_values(resolved: Mapping[str, JSON], entry: str) -> list[tuple[str, st
     return [(entry, value_text(entry, value) if found else "not set")]
 
 
+def specific_values(params: Iterable[str], resolved: Mapping[str, JSON]) -> list[
+        tuple[str, list[tuple[str, str]]]]:
+    """The values a rule's params entries name (:func:`param_values`), the most specific
+    entries only: ``auction.rounds`` rather than ``auction`` as well, and the bids' ids once,
+    under ``bids``."""
+    entries = list(params)
+    return [(entry, param_values(resolved, entry)) for entry in entries
+            if not any(other.startswith(entry + ".") for other in entries)
+            and not (entry == "bids[*].id" and "bids" in entries)]
+
+
 def lookup(value: Mapping[str, JSON], dotted: str) -> tuple[bool, JSON]:
     """The value at a dotted path (``preparation.usual``), and whether it is there at all."""
     current: JSON = dict(value)

@@ -42,7 +42,7 @@ from functools import cache
 from napkit.spec.catalog import Spec
 from napkit.spec.lawbook import Rule
 from napkit.spec.loading import JSON, JSONObject
-from napkit.spec.render import param_values
+from napkit.spec.render import specific_values
 from napkit.spec.rulesets import Ruleset
 
 __all__ = ["FIELD_WEIGHTS", "KIND_WEIGHTS", "SYNONYMS", "Entry", "Hit", "entries",
@@ -350,12 +350,7 @@ def _rule_values(spec: Spec, rule: Rule, resolved: Mapping[str, JSONObject],
 def value_text(rule: Rule, resolved: Mapping[str, JSON]) -> str:
     """The values ``rule`` reads in one ruleset's resolved parameters, on one line."""
     parts = []
-    for entry in rule.params:
-        # The most specific entries only ("auction.rounds", not "auction" too).
-        if any(other.startswith(entry + ".") for other in rule.params) or (
-                entry == "bids[*].id" and "bids" in rule.params):
-            continue
-        pairs = param_values(resolved, entry)
+    for entry, pairs in specific_values(rule.params, resolved):
         if entry.startswith("bids[*]."):
             if pairs:
                 parts.append(f"{entry.removeprefix('bids[*].')}: {_per_bid(pairs)}")

@@ -11,7 +11,7 @@ from napkit.spec.decisions import Decision
 from napkit.spec.house import HouseRuleset
 from napkit.spec.lawbook import Rule
 from napkit.spec.loading import JSON
-from napkit.spec.render import param_values, players_text
+from napkit.spec.render import players_text, specific_values
 from napkit.spec.rulesets import Ruleset
 from napkit.spec.sources import Citation
 
@@ -139,13 +139,7 @@ def show_view(spec: Spec, ruleset: Ruleset, choices: Mapping[str, str]) -> list[
 def _values(rule: Rule, resolved: Mapping[str, JSON], indent: str) -> list[str]:
     """The resolved values of the parameters ``rule`` reads."""
     lines = []
-    for entry in rule.params:
-        # Show the most specific entries: "auction.rounds" rather than "auction" as well; and
-        # the ids of the bids once, under "bids".
-        if any(other.startswith(entry + ".") for other in rule.params) or (
-                entry == "bids[*].id" and "bids" in rule.params):
-            continue
-        pairs = param_values(resolved, entry)
+    for entry, pairs in specific_values(rule.params, resolved):
         if entry.startswith("bids[*]."):
             if pairs:
                 lines += hang(f"{entry}: ", ", ".join(f"{b}={t}" for b, t in pairs), indent)
