@@ -43,7 +43,7 @@ from typing import Any
 
 from napkit.errors import json_path
 
-__all__ = ["MAX_DEPTH", "WHOLE", "ReadError", "loads", "loads_toml", "not_utf8"]
+__all__ = ["MAX_DEPTH", "WHOLE", "LineMemo", "ReadError", "loads", "loads_toml", "not_utf8"]
 
 #: The largest magnitude of a number in napkit's formats: 2^53 - 1, the largest whole number
 #: a double holds exactly, so that a program in any language reads it as written.
@@ -331,3 +331,55 @@ def not_utf8(exc: UnicodeDecodeError, line: int | None = None) -> str:
         return "not UTF-8 text: it is UTF-16 (it starts with its byte-order mark); save it as UTF-8"
     where = f"line {line}" if line is not None else f"byte {exc.start}"
     return f"not UTF-8 text ({exc.reason}, {where})"
+
+
+# The id a protocol line starts with, as napkit's own writers put it: the digits of a whole
+# number with no sign, no leading zero and at most 16 digits (2^53 - 1 has 16).
+_ID_FIRST = re.compile(rb'\{"id":(0|[1-9][0-9]{0,15}),')
+
+
+class LineMemo:
+    """Strict reads (:func:`loads`) of JSON lines that differ only by the id they start with,
+    remembered by the rest of the line: a conversation of the adapter protocol repeats the
+    same few hundred requests and answers (``{"id":7,"type":"accepted"}``), and reading each
+    again costs more than the work it asks for.
+
+    A line read once, with ``{"id":N,`` first, is known to read without fault with any other
+    id of the same form that is within :data:`WHOLE`; the value read is the one remembered
+    with the new id first. Any other line (no id first, an id out of that form) is read as
+    :func:`loads` reads it. The values share what they hold with the memo: they are read,
+    never changed. At most ``size`` lines are remembered (then it starts afresh).
+
+    >>> memo = LineMemo()
+    >>> memo.read(b'{"id":1,"type":"accepted"}'), memo.read(b'{"id":2,"type":"accepted"}')
+    ({'id': 1, 'type': 'accepted'}, {'id': 2, 'type': 'accepted'})
+    >>> memo.hits
+    1
+    """
+
+    __slots__ = ("hits", "known", "size")
+
+    def __init__(self, size: int = 4096) -> None:
+        self.size = size
+        self.known: dict[bytes, dict[str, Any]] = {}
+        self.hits = 0
+
+    def read(self, raw: bytes) -> Any:
+        """The value of one line (UTF-8, without its newline); ReadError or
+        UnicodeDecodeError as :func:`loads` and ``bytes.decode`` raise them."""
+        found = _ID_FIRST.match(raw)
+        if found is None:
+            return loads(raw.decode())
+        body = raw[found.end():]
+        rest = self.known.get(body)
+        ident = int(found.group(1))
+        if rest is not None and ident <= WHOLE:
+            self.hits += 1
+            return {"id": ident, **rest}
+        value = loads(raw.decode())
+        if len(self.known) >= self.size:
+            self.known.clear()
+        # The line read whole, so its rest holds no second "id" (a key twice is refused).
+        self.known[body] = {k: v for k, v in value.items() if k != "id"}
+        return value
+
