@@ -12,8 +12,6 @@ from __future__ import annotations
 
 import hashlib
 import itertools
-import queue
-import threading
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator
@@ -42,7 +40,8 @@ from napkit.engine.match import MatchState
 from napkit.spec import coverage
 
 JSONObject = dict[str, Any]
-TRACE_EVERY = 8  # one episode in this many is replayed under the coverage tracer
+# Which episodes are drawn under the coverage tracer (see _Feed).
+TRACE_EVERY, TRACE_FIRST, TRACE_LATER = 8, 512, 64
 
 
 def episode_seed(seed: int, index: int) -> int:
@@ -148,14 +147,23 @@ class Campaign:
                else Choices(seed=episode_seed(self.seed, index)))
         return draw_episode(self.scope, self.games, self.prober, rng, index)
 
-    def check(self, episode: Episode, requests: Plan | None = None
-              ) -> tuple[Disagreement | None, int]:
-        """The program's verdict on an episode (it is started again first if it died)."""
-        if not self.session.alive:
+    def check(self, episode: Episode, requests: Plan | None = None,
+              posted: list[JSONObject] | None = None) -> tuple[Disagreement | None, int]:
+        """The program's verdict on an episode (it is started again first if it died);
+        ``posted``: its requests, as :meth:`post` sent them already."""
+        if posted is None and not self.session.alive:
             self.restarts += 1
             self.session.open()  # ProtocolError if it cannot be started: the caller's
-        verdict = check_episode(episode, self.session, requests)
+        verdict = check_episode(episode, self.session, requests, posted)
         return verdict.disagreement, verdict.unnamed
+
+    def post(self, requests: Plan) -> list[JSONObject]:
+        """Send an episode's requests without waiting for the answers (the program is started
+        again first if it died): :meth:`check` with what this returns judges them."""
+        if not self.session.alive:
+            self.restarts += 1
+            self.session.open()
+        return self.session.post([r for _, r, _ in requests])
 
     def run(self, hands: int | None, seconds: float | None, shard: tuple[int, int] = (1, 1),
             on_episode: Callable[[Reach], None] | None = None,
@@ -166,16 +174,17 @@ class Campaign:
         number past which there is no need to go (another worker found a disagreement there):
         the run stops before the first episode after it ("found elsewhere").
 
-        The episodes are drawn (and their requests planned) by a second thread a few ahead of
-        the one asking the program: while the program answers one episode, this process draws
-        the next, so the two work at once. Which episodes are drawn, and in which order they
-        are checked, does not depend on it."""
+        An episode's requests are sent before the next episode is drawn (and its requests
+        planned), and its answers are read after: while the program answers one episode, this
+        process draws the next, so the two work at once. Which episodes are drawn, and in
+        which order they are checked, does not depend on it."""
         reach = Reach()
         began = time.monotonic()
         k, n = shard
         kinds = session_kinds(self.session)
         indices = itertools.count(k - 1, n)
         feed = None if self.program_chance else _Feed(self, indices, kinds)
+        ahead = feed.next() if feed is not None and hands != 0 else None
         try:
             while True:
                 if hands is not None and reach.episodes >= hands:
@@ -186,11 +195,17 @@ class Campaign:
                     break
                 limit = beyond() if beyond is not None else None
                 if feed is not None:
-                    episode, requests, traced = feed.next()
+                    assert ahead is not None
+                    episode, requests, traced = ahead
                     if limit is not None and episode.index > limit:
                         stopped = "found elsewhere"
                         break
-                    found, unnamed = self.check(episode, requests)
+                    posted = self.post(requests)
+                    # The next episode, drawn while the program answers this one (not when
+                    # the budget of episodes ends with this one).
+                    last = hands is not None and reach.episodes + 1 >= hands
+                    ahead = None if last else feed.next()
+                    found, unnamed = self.check(episode, requests, posted)
                 else:
                     index = next(indices)
                     if limit is not None and index > limit:
@@ -204,8 +219,6 @@ class Campaign:
                 if on_episode is not None:
                     on_episode(reach)
                 if found is not None:
-                    if feed is not None:
-                        feed.stop()
                     took = time.monotonic() - began
                     result = self._shrink(episode, found, took, shrink_seconds, shrink_tries,
                                           do_shrink)
@@ -213,9 +226,6 @@ class Campaign:
                                    self.restarts)
         except KeyboardInterrupt:
             stopped = "interrupted"
-        finally:
-            if feed is not None:
-                feed.stop()
         return Outcome(reach, None, time.monotonic() - began, stopped, self.restarts)
 
     def _with_program_chance(self, index: int) -> tuple[Episode, Disagreement | None, int]:
@@ -273,60 +283,28 @@ class Campaign:
 
 
 class _Feed:
-    """Episodes drawn ahead, in order, by a thread of their own (one in TRACE_EVERY replayed
-    under the coverage tracer, whose rules come with it)."""
-
-    AHEAD = 4
+    """Episodes drawn in order, each with its requests planned. A sample of them is drawn
+    under the coverage tracer, whose rules come with it: one in TRACE_EVERY of the first
+    TRACE_FIRST, then one in TRACE_LATER (the rules a campaign reaches are nearly all reached
+    by then, and tracing costs about three draws)."""
 
     def __init__(self, campaign: Campaign, indices: Iterator[int], kinds: frozenset[str]
                  ) -> None:
         self.campaign = campaign
         self.indices = indices
         self.kinds = kinds
-        self.queue: queue.Queue[tuple[Episode, Plan, frozenset[str]] | BaseException] = (
-            queue.Queue(self.AHEAD))
-        self.halt = threading.Event()
-        self.thread = threading.Thread(target=self._draw, name="napkit-fuzz-draw", daemon=True)
-        self.thread.start()
-
-    def _draw(self) -> None:
-        count = 0
-        try:
-            for index in self.indices:
-                if self.halt.is_set():
-                    return
-                episode = self.campaign.episode(index)
-                requests = plan(episode, self.kinds)
-                count += 1
-                traced: frozenset[str] = frozenset()
-                if count % TRACE_EVERY == 0:
-                    _, traced = coverage.exercised(partial(self.campaign.episode, index))
-                item: tuple[Episode, Plan, frozenset[str]] | BaseException = (
-                    episode, requests, traced)
-                while not self.halt.is_set():
-                    try:
-                        self.queue.put(item, timeout=0.1)
-                        break
-                    except queue.Full:
-                        continue
-        except BaseException as exc:  # a bug of napkit's: the asking thread raises it
-            self.queue.put(exc)
+        self.count = 0
 
     def next(self) -> tuple[Episode, Plan, frozenset[str]]:
-        while True:
-            try:
-                item = self.queue.get(timeout=0.5)
-            except queue.Empty:
-                if not self.thread.is_alive():
-                    raise RuntimeError("the thread drawing episodes stopped") from None
-                continue
-            if isinstance(item, BaseException):
-                raise item
-            return item
-
-    def stop(self) -> None:
-        self.halt.set()
-        self.thread.join(timeout=5)
+        index = next(self.indices)
+        self.count += 1
+        count = self.count
+        traced: frozenset[str] = frozenset()
+        if count % (TRACE_EVERY if count <= TRACE_FIRST else TRACE_LATER) == 0:
+            episode, traced = coverage.exercised(partial(self.campaign.episode, index))
+        else:
+            episode = self.campaign.episode(index)
+        return episode, plan(episode, self.kinds), traced
 
 
 class StopShrinkingError(Exception):

@@ -575,20 +575,24 @@ class Verdict(NamedTuple):
     unnamed: int
 
 
-def check_episode(episode: Episode, session: Session, requests: Plan | None = None) -> Verdict:
+def check_episode(episode: Episode, session: Session, requests: Plan | None = None,
+                  posted: list[JSONObject] | None = None) -> Verdict:
     """Ask the program everything about ``episode`` (its ``requests``, planned here unless
     given) in one batch and judge its answers in order. A program that breaks the protocol is
-    killed (``session.alive`` is then False)."""
+    killed (``session.alive`` is then False). ``posted``: the requests as
+    :meth:`Session.post` numbered and sent them already."""
     if requests is None:
         requests = plan(episode, session_kinds(session))
-    return judge(requests, session)[1]
+    return judge(requests, session, posted)[1]
 
 
-def judge(requests: Plan, session: Session) -> tuple[list[JSONObject], Verdict]:
-    """Send ``requests`` in one batch; the answers, and the verdict on them in order."""
+def judge(requests: Plan, session: Session, posted: list[JSONObject] | None = None
+          ) -> tuple[list[JSONObject], Verdict]:
+    """Send ``requests`` in one batch (unless ``posted`` says they were sent); the answers, and
+    the verdict on them in order."""
     error: ProtocolError | None = None
     try:
-        answers = session.call_many([r for _, r, _ in requests])
+        answers = session.call_many([r for _, r, _ in requests], posted=posted)
     except ProtocolError as exc:
         answers, error = exc.partial, exc
         session.kill()

@@ -37,7 +37,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from napkit.conform.fastschema import action_valid, definition_problems, is_valid
-from napkit.reading import ReadError, loads, not_utf8
+from napkit.reading import LineMemo, ReadError, not_utf8
 
 PROTOCOL = "napkit-adapter/1"
 JSONObject = dict[str, Any]
@@ -138,6 +138,8 @@ class ProcessChannel:
         self._scanned = 0  # how much of the buffer is known to hold no newline
         self._stderr = bytearray()
         self._open = [self._out, self._err]
+        self._sent: tuple[Sequence[JSONObject], memoryview] | None = None  # see send()
+        self._lines = LineMemo()
 
     # the exchange -----------------------------------------------------------------------
     def exchange(self, requests: Sequence[JSONObject], timeout: float) -> tuple[
@@ -150,14 +152,31 @@ class ProcessChannel:
             return answers, exc
         return answers, None
 
+    def send(self, requests: Sequence[JSONObject]) -> None:
+        """Start writing ``requests`` now, as much of them as the pipe takes without waiting,
+        so that the program works on them while this process does something else; the
+        :meth:`exchange` of the same requests writes the rest and reads the answers."""
+        pending = self._encoded(requests)
+        try:
+            pending = pending[os.write(self._in, pending[:1 << 16]):]
+        except BlockingIOError:
+            pass
+        except OSError:  # EPIPE: it has gone; the exchange tells how
+            pending = memoryview(b"")
+        self._sent = (requests, pending)
+
+    @staticmethod
+    def _encoded(requests: Sequence[JSONObject]) -> memoryview:
+        return memoryview(b"".join(_ENCODER.encode(r).encode() + b"\n" for r in requests))
+
     def _exchange(self, requests: Sequence[JSONObject], timeout: float,
                   answers: list[object]) -> None:
         """Write the requests while reading the answers (full duplex: neither side can block
         the other however much either writes), each answer within ``timeout`` of the one
         before."""
-        pending = memoryview(b"".join(
-            _ENCODER.encode(r).encode() + b"\n"
-            for r in requests))
+        sent, self._sent = self._sent, None
+        pending = sent[1] if sent is not None and sent[0] is requests else (
+            self._encoded(requests))
         buffer = self._buffer
         wanted = len(requests)
         deadline = time.monotonic() + timeout
@@ -223,7 +242,7 @@ class ProcessChannel:
         for one that is not UTF-8, not JSON, or JSON no napkit format has (NaN, a key twice,
         1.0 for a whole number), naming where."""
         try:
-            return loads(raw.decode())
+            return self._lines.read(raw)
         except UnicodeDecodeError as exc:
             problem = f"is {not_utf8(exc)}"
         except ReadError as exc:
@@ -424,8 +443,25 @@ class Session:
         """Send one request; its response, checked (ProtocolError if it breaks the protocol)."""
         return self.call_many([{"type": kind, **fields}])[0]
 
+    def post(self, requests: Sequence[JSONObject]) -> list[JSONObject]:
+        """Number ``requests`` and start sending them (what the program's input takes at
+        once), so that it answers while the caller does other work; :meth:`call_many` with
+        ``posted`` set to what this returns then reads and checks the answers. The program
+        sees the same lines either way."""
+        channel = self.channel
+        if channel is None:
+            raise ProtocolError("exited", "is not running")
+        first = self.next_id
+        self.next_id = first + len(requests)
+        numbered = [{"id": first + i, **r} for i, r in enumerate(requests)]
+        send = getattr(channel, "send", None)
+        if send is not None:
+            send(numbered)
+        return numbered
+
     def call_many(self, requests: Sequence[JSONObject],
-                  first_id: int | None = None) -> list[JSONObject]:
+                  first_id: int | None = None, *,
+                  posted: list[JSONObject] | None = None) -> list[JSONObject]:
         """Send requests (each a type and its fields) in one batch; their responses, each
         checked. ProtocolError at the first that breaks the protocol, with the index of that
         request and the good responses before it. The requests are numbered from
@@ -434,9 +470,12 @@ class Session:
         channel = self.channel
         if channel is None:
             raise ProtocolError("exited", "is not running")
-        first = self.next_id if first_id is None else first_id
-        self.next_id = first + len(requests)
-        numbered = [{"id": first + i, **r} for i, r in enumerate(requests)]
+        if posted is not None:
+            numbered = posted
+        else:
+            first = self.next_id if first_id is None else first_id
+            self.next_id = first + len(requests)
+            numbered = [{"id": first + i, **r} for i, r in enumerate(requests)]
         answers, error = channel.exchange(numbered, self.timeout)
         checked: list[JSONObject] = []
         for request, answer in zip(numbered, answers, strict=False):
