@@ -333,18 +333,14 @@ def not_utf8(exc: UnicodeDecodeError, line: int | None = None) -> str:
     return f"not UTF-8 text ({exc.reason}, {where})"
 
 
-# The id a protocol line starts with, as napkit's own writers put it: the digits of a whole
-# number with no sign, no leading zero and at most 16 digits (2^53 - 1 has 16).
-_ID_FIRST = re.compile(rb'\{"id":(0|[1-9][0-9]{0,15}),')
-
-
 class LineMemo:
     """Strict reads (:func:`loads`) of JSON lines that differ only by the id they start with,
     remembered by the rest of the line: a conversation of the adapter protocol repeats the
     same few hundred requests and answers (``{"id":7,"type":"accepted"}``), and reading each
     again costs more than the work it asks for.
 
-    A line read once, with ``{"id":N,`` first, is known to read without fault with any other
+    A line read once, with ``{"id":N,`` first (N: at most 17 digits, no sign, no leading
+    zero), is known to read without fault with any other
     id of the same form that is within :data:`WHOLE`; the value read is the one remembered
     with the new id first. Any other line (no id first, an id out of that form) is read as
     :func:`loads` reads it. The values share what they hold with the memo: they are read,
@@ -367,15 +363,18 @@ class LineMemo:
     def read(self, raw: bytes) -> Any:
         """The value of one line (UTF-8, without its newline); ReadError or
         UnicodeDecodeError as :func:`loads` and ``bytes.decode`` raise them."""
-        found = _ID_FIRST.match(raw)
-        if found is None:
+        # The id by hand: a regular expression takes longer than the rest of a hit.
+        comma = raw.find(b",", 6, 24) if raw.startswith(b'{"id":') else -1
+        digits = raw[6:comma]
+        if comma > 6 and digits.isdigit() and (comma == 7 or digits[0] != 48):  # 48: "0"
+            body = raw[comma + 1:]
+            rest = self.known.get(body)
+            ident = int(digits)
+            if rest is not None and ident <= WHOLE:
+                self.hits += 1
+                return {"id": ident, **rest}
+        else:
             return loads(raw.decode())
-        body = raw[found.end():]
-        rest = self.known.get(body)
-        ident = int(found.group(1))
-        if rest is not None and ident <= WHOLE:
-            self.hits += 1
-            return {"id": ident, **rest}
         value = loads(raw.decode())
         if len(self.known) >= self.size:
             self.known.clear()

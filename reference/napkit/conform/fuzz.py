@@ -453,31 +453,54 @@ def _key(action: Action) -> tuple[tuple[str, Any], ...] | None:
 
 
 class _LegalCheck:
-    """The check of a ``legal`` answer: the turn and the set of actions, compared by keys made
-    once per action; any difference (or an action it cannot key, a buy) goes to the runner's
-    check, which words the disagreement."""
+    """The check of a ``legal`` answer: the turn, then the actions, first as the list the
+    engine gives (a program that lists them in the engine's order, as napkit's adapter does,
+    is done with at once), then as a set, by keys made once per action; any difference (or an
+    action it cannot key, a buy) goes to the runner's check, which words the disagreement.
+    The answer has passed the schema, so a value's type is the one it must be (1 is not
+    taken for true)."""
+
+    __slots__ = ("seat", "state", "where")
 
     def __init__(self, where: str, seat: int | None, state: HandState | MatchState) -> None:
         self.where = where
         self.seat = seat
-        self.actions = () if state.turn == CHANCE else state.legal_actions()
-        keys = {_key(a) for a in self.actions}
-        self.keys: frozenset[tuple[tuple[str, Any], ...]] | None = (
-            None if None in keys else frozenset(k for k in keys if k is not None))
+        self.state = state
 
     def __call__(self, answer: JSONObject) -> str:
         wanted = "chance" if self.seat is None else self.seat
         turn = answer.get("turn")
-        if (answer.get("type") == "legal" and self.keys is not None
-                and type(turn) is type(wanted) and turn == wanted):
-            try:
-                got = frozenset(tuple(sorted(a.items())) for a in answer["actions"])
-            except (TypeError, AttributeError):
-                got = None
-            if got is not None and got == self.keys:
+        actions = () if self.state.turn == CHANCE else self.state.legal_actions()
+        expected = [as_json(a) for a in actions]
+        if answer.get("type") == "legal" and type(turn) is type(wanted) and turn == wanted:
+            got = answer.get("actions")
+            if got == expected:
                 return ""
-        return _check_legal(answer, where=self.where, seat=self.seat,
-                            expected=[as_json(a) for a in self.actions])
+            keys = {_key(a) for a in actions}
+            if None not in keys and isinstance(got, list):
+                try:
+                    found = frozenset(tuple(sorted(a.items())) for a in got)
+                except (TypeError, AttributeError):
+                    found = None
+                if found is not None and found == keys:
+                    return ""
+        return _check_legal(answer, where=self.where, seat=self.seat, expected=expected)
+
+
+_LEGAL_REQUEST: JSONObject = {"type": "legal"}  # shared: read, never changed
+_APPLY: dict[tuple[int | None, Action], JSONObject] = {}
+
+
+def apply_request(seat: int | None, action: Action) -> JSONObject:
+    """The request to apply ``action`` for ``seat``, one object for each player's action (the
+    process channel then encodes it once). Read, never changed."""
+    if isinstance(action, CHANCE_TYPES):
+        return {"type": "apply", "seat": seat, "action": as_json(action)}
+    found = _APPLY.get((seat, action))
+    if found is None:
+        found = _APPLY[(seat, action)] = {"type": "apply", "seat": seat,
+                                          "action": as_json(action)}
+    return found
 
 
 def plan(episode: Episode, kinds: frozenset[str]) -> Plan:
@@ -496,7 +519,7 @@ def before_step(i: int, step: Step | tuple[HandState | MatchState, int | None],
     state, seat = step[0], step[1]
     out: Plan = []
     if "legal" in kinds:
-        out.append((Ref("legal", i), {"type": "legal"}, _LegalCheck(f"step {i}", seat, state)))
+        out.append((Ref("legal", i), _LEGAL_REQUEST, _LegalCheck(f"step {i}", seat, state)))
     out += _tries(i, probes)
     return out
 
@@ -505,7 +528,7 @@ def step_requests(i: int, step: Step, kinds: frozenset[str]) -> Plan:
     """The requests of step ``i``: before it, then the step itself."""
     action = as_json(step.action)
     return [*before_step(i, step, step.probes, kinds),
-            (Ref("apply", i), {"type": "apply", "seat": step.seat, "action": action},
+            (Ref("apply", i), apply_request(step.seat, step.action),
              partial(_check_accepted, where=f"step {i}", seat=step.seat, action=action))]
 
 
@@ -525,8 +548,7 @@ def _tries(step: int, probes: Sequence[Probe]) -> Plan:
     out: Plan = []
     for j, probe in enumerate(probes):
         expect = {"seat": probe.seat, "action": as_json(probe.action), "rule": probe.rule}
-        out.append((Ref("probe", step, j), {"type": "apply", "seat": probe.seat,
-                                            "action": expect["action"]},
+        out.append((Ref("probe", step, j), apply_request(probe.seat, probe.action),
                     partial(_check_refused, expect=expect)))
     return out
 

@@ -139,6 +139,8 @@ class ProcessChannel:
         self._stderr = bytearray()
         self._open = [self._out, self._err]
         self._sent: tuple[Sequence[JSONObject], memoryview] | None = None  # see send()
+        # The text of each request body met, by identity (kept alive here; see _encoded).
+        self._texts: dict[int, tuple[JSONObject, bytes]] = {}
         self._lines = LineMemo()
 
     # the exchange -----------------------------------------------------------------------
@@ -152,11 +154,14 @@ class ProcessChannel:
             return answers, exc
         return answers, None
 
-    def send(self, requests: Sequence[JSONObject]) -> None:
+    def send(self, requests: Sequence[JSONObject],
+             bodies: Sequence[JSONObject] | None = None) -> None:
         """Start writing ``requests`` now, as much of them as the pipe takes without waiting,
         so that the program works on them while this process does something else; the
-        :meth:`exchange` of the same requests writes the rest and reads the answers."""
-        pending = self._encoded(requests)
+        :meth:`exchange` of the same requests writes the rest and reads the answers.
+        ``bodies``: the requests without their ids (each request is its body with ``id``
+        first), whose text is remembered (see :meth:`_encoded`)."""
+        pending = self._encoded(requests, bodies)
         try:
             pending = pending[os.write(self._in, pending[:1 << 16]):]
         except BlockingIOError:
@@ -165,9 +170,27 @@ class ProcessChannel:
             pending = memoryview(b"")
         self._sent = (requests, pending)
 
-    @staticmethod
-    def _encoded(requests: Sequence[JSONObject]) -> memoryview:
-        return memoryview(b"".join(_ENCODER.encode(r).encode() + b"\n" for r in requests))
+    def _encoded(self, requests: Sequence[JSONObject],
+                 bodies: Sequence[JSONObject] | None = None) -> memoryview:
+        """The lines of ``requests``. A body met before (the same object: a harness asks the
+        same few hundred requests again and again, and keeps them) is not encoded again: its
+        text follows the id."""
+        if bodies is None:
+            return memoryview(b"".join(_ENCODER.encode(r).encode() + b"\n" for r in requests))
+        texts = self._texts
+        lines = []
+        for request, body in zip(requests, bodies, strict=True):
+            known = texts.get(id(body))
+            if known is None or known[0] is not body:
+                if "id" in body:  # not a body: its own id would be overwritten
+                    lines.append(_ENCODER.encode(request).encode() + b"\n")
+                    continue
+                if len(texts) >= 8192:
+                    texts.clear()
+                text = _ENCODER.encode(body).encode()
+                known = texts[id(body)] = (body, b"," + text[1:] if len(text) > 2 else b"}")
+            lines.append(b'{"id":%d%s\n' % (request["id"], known[1]))
+        return memoryview(b"".join(lines))
 
     def _exchange(self, requests: Sequence[JSONObject], timeout: float,
                   answers: list[object]) -> None:
@@ -357,12 +380,29 @@ def _accepted_at_once(response: JSONObject) -> bool:
         turn, actions = response.get("turn"), response.get("actions")
         return (response.keys() == _LEGAL_KEYS and isinstance(actions, list)
                 and ((type(turn) is int and turn >= 0) or turn in ("chance", "over"))
-                and all(action_valid(a) for a in actions))
+                and _actions_valid(actions))
     if kind == "refused":
         rule = response.get("rule")
         return (response.keys() == _REFUSED_KEYS and isinstance(response.get("reason"), str)
                 and (rule is None or (type(rule) is str and _RULE_ID.fullmatch(rule) is not None)))
     return False
+
+
+# Lists of actions found valid, by identity, each kept alive here so that its id is not
+# reused: a line a program repeats is read as the same objects (reading.LineMemo), and its
+# actions need no second look. Emptied when full.
+_VALID_LISTS: dict[int, list[Any]] = {}
+
+
+def _actions_valid(actions: list[Any]) -> bool:
+    if _VALID_LISTS.get(id(actions)) is actions:
+        return True
+    if not all(action_valid(a) for a in actions):
+        return False
+    if len(_VALID_LISTS) >= 8192:
+        _VALID_LISTS.clear()
+    _VALID_LISTS[id(actions)] = actions
+    return True
 
 
 def response_problem(response: JSONObject) -> tuple[str, str] | None:
@@ -456,7 +496,7 @@ class Session:
         numbered = [{"id": first + i, **r} for i, r in enumerate(requests)]
         send = getattr(channel, "send", None)
         if send is not None:
-            send(numbered)
+            send(numbered, requests)
         return numbered
 
     def call_many(self, requests: Sequence[JSONObject],
@@ -476,6 +516,9 @@ class Session:
             first = self.next_id if first_id is None else first_id
             self.next_id = first + len(requests)
             numbered = [{"id": first + i, **r} for i, r in enumerate(requests)]
+            send = getattr(channel, "send", None)
+            if send is not None:
+                send(numbered, requests)
         answers, error = channel.exchange(numbered, self.timeout)
         checked: list[JSONObject] = []
         for request, answer in zip(numbered, answers, strict=False):
