@@ -235,7 +235,7 @@ def draw_game(scope: Scope, games: Games, rng: random.Random) -> tuple[Game, str
     table size the choices allow, and a hand or (one time in MATCH_ODDS) a match."""
     playable = scope.rulesets[rng.randrange(len(scope.rulesets))]
     options = {name: choices[rng.randrange(len(choices))] for name, choices in playable.options}
-    allowed = playable.ruleset.resolve(playable.ruleset.option_values(options))["players"]
+    allowed = playable.ruleset.resolve_param("players", options)
     sizes = sorted(n for n in allowed if type(n) is int) if isinstance(allowed, list) else []
     if playable.players is not None:
         sizes = [n for n in sizes if n in playable.players] or sizes

@@ -106,6 +106,14 @@ class Ruleset:
                 resolved[key] = _resolve(value, values, file, where)
         return resolved
 
+    def resolve_param(self, key: str, choices: Mapping[str, str] | None = None) -> JSON:
+        """One parameter (not ``bids``), as :meth:`resolve` gives it, without resolving the
+        rest: a fuzzer asks a table size of a new choice of options at every episode."""
+        if key == "bids":
+            raise ValueError("the bids are resolved with resolve(): some depend on options")
+        return _resolve(self.params.get(key), self.option_values(choices),
+                        self.param_files.get(key, self.file), ["params", key])
+
     def relevant_options(self) -> list[str]:
         """The options that parameters switch on or bids depend on (others change no value)."""
         found: set[str] = set()
