@@ -188,6 +188,28 @@ def _without_condition(bid: JSON) -> JSON:
 
 
 def _resolve(value: JSON, values: Mapping[str, str], file: str, where: list[str | int]) -> JSON:
+    """``value`` with every switch replaced by its case under ``values``. Walked first without
+    keeping the path (a new ruleset is resolved at every episode of a fuzzing run); where a
+    switch has no case, walked again to say where."""
+    try:
+        return _chosen(value, values)
+    except LookupError:
+        return _resolve_at(value, values, file, where)
+
+
+def _chosen(value: JSON, values: Mapping[str, str]) -> JSON:
+    if isinstance(value, dict):
+        cases = value.get("cases")
+        if "by_option" in value and isinstance(cases, dict):  # a switch (is_switch)
+            return _chosen(cases[values[str(value["by_option"])]], values)
+        return {k: _chosen(v, values) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_chosen(v, values) for v in value]
+    return value
+
+
+def _resolve_at(value: JSON, values: Mapping[str, str], file: str,
+                where: list[str | int]) -> JSON:
     if isinstance(value, dict):
         if is_switch(value):
             name = str(value["by_option"])
@@ -200,10 +222,10 @@ def _resolve(value: JSON, values: Mapping[str, str], file: str, where: list[str 
             if chosen not in cases:
                 raise SpecError(file, json_path([*where, "cases"]),
                                 f"has no case for {name} = {chosen!r}")
-            return _resolve(cases[chosen], values, file, [*where, "cases", chosen])
-        return {k: _resolve(v, values, file, [*where, k]) for k, v in value.items()}
+            return _resolve_at(cases[chosen], values, file, [*where, "cases", chosen])
+        return {k: _resolve_at(v, values, file, [*where, k]) for k, v in value.items()}
     if isinstance(value, list):
-        return [_resolve(v, values, file, [*where, i]) for i, v in enumerate(value)]
+        return [_resolve_at(v, values, file, [*where, i]) for i, v in enumerate(value)]
     return value
 
 
