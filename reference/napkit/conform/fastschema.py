@@ -45,10 +45,12 @@ _ACTIONS: dict[object, bool] = {}
 
 def _action_key(action: object) -> object:
     """What an action is remembered by: for an object of plain values (all but a buy and a
-    chance action's pack) its items with each value's type (1 and true are not the same),
-    which is quicker to make than its JSON; else its JSON with sorted keys."""
+    chance action's pack) its items in the order written, and each value's type (1 and true
+    are not the same), which is quicker to make than its JSON (the same action written with
+    its keys in another order is remembered twice, each with the same verdict); else its
+    JSON with sorted keys."""
     if type(action) is dict:
-        key = tuple(sorted((k, type(v), v) for k, v in action.items()))
+        key = (tuple(action.items()), tuple(map(type, action.values())))
         try:
             hash(key)
         except TypeError:  # a list in it
