@@ -28,6 +28,7 @@ from typing import Any, BinaryIO
 
 import napkit
 from napkit.engine.acting import act
+from napkit.engine.actions import CHANCE_TYPES, Action
 from napkit.engine.game import Game
 from napkit.engine.hand import HandState
 from napkit.engine.match import MatchState, new_match
@@ -48,6 +49,10 @@ KINDS = ("legal", "illegal", "outcome", "match")
 #: The deepest perft count served (spec/conformance.md 5.3): far beyond what can be counted.
 MAX_PERFT_DEPTH = 100
 JSONObject = dict[str, Any]
+#: How many requests, and action texts, an adapter remembers (then it starts afresh).
+MEMO_SIZE = 16384
+#: How many of the spec's games an adapter keeps (some 13 kB each once played).
+GAMES_KEPT = 4096
 
 # Each request type and its fields besides "id" and "type".
 FIELDS: dict[str, tuple[str, ...]] = {
@@ -92,6 +97,14 @@ class Adapter:
         # Rulesets of one's own (house rulesets, spec/README.md) played beside the spec's.
         self.own = {r.id: r for r in rulesets}
         self.games: dict[tuple[str, int, tuple[tuple[str, str], ...]], Game] = {}
+        self.made: dict[tuple[str, int, tuple[tuple[str, str], ...]], Game] = {}  # the spec's
+        # The requests met, by their line after the id (see handle_line): each checked once.
+        self.known: dict[bytes, tuple[str, JSONObject, Action | None]] = {}
+        # Each player's action as the legal answer writes it.
+        self.texts: dict[Action, bytes] = {}
+        self.lists: dict[int, tuple[Sequence[Action], bytes]] = {}  # see _legal_line
+        # What follows the id in each refusal's answer line, by its rule and reason.
+        self.refusals: dict[tuple[str, str], bytes] = {}
 
     # --- the protocol ------------------------------------------------------------------
     def handle(self, request: object) -> JSONObject:
@@ -99,21 +112,57 @@ class Adapter:
         ident = _ident(request)
         try:
             kind = _check(request)
-            assert isinstance(request, dict)
+        except Exception as exc:
+            return _failure(ident, exc)
+        assert isinstance(request, dict)
+        return self._serve(ident, kind, request)
+
+    def _serve(self, ident: int | None, kind: str, request: JSONObject) -> JSONObject:
+        """The response to a request ``_check`` has passed, of that kind."""
+        try:
             response = getattr(self, "_" + kind.replace("-", "_"))(request)
-        except (BadRequestError, FormatError) as exc:
-            return _error(ident, str(exc))
-        except RuleError as exc:
-            return _error(ident, str(exc))
-        except SpecError as exc:
-            return _error(ident, f"the spec cannot be read: {exc}")
-        except Exception as exc:  # a bug of ours: answer it, and stay up for the next request
-            return _error(ident, f"napkit could not serve this request ({type(exc).__name__}: "
-                                 f"{exc}); please report it")
+        except Exception as exc:
+            return _failure(ident, exc)
         return {"id": ident, **response}
 
     def handle_line(self, line: bytes | bytearray | str) -> bytes:
-        """The response line (JSON and a newline) to one request line."""
+        """The response line (JSON and a newline) to one request line.
+
+        A conversation repeats the same few hundred requests but for their ids (``legal``,
+        ``apply`` of the same card): a line that starts ``{"id":N,`` (N: digits, no leading
+        zero) and passes the checks is remembered by the rest of it, which reads and checks
+        the same whatever N (an id of that form within 2^53 - 1 is one the checks pass, and
+        no check reads it otherwise: :class:`napkit.reading.LineMemo` makes the same
+        argument). The next line
+        with that rest is served without being read or checked again, and ``legal`` and
+        ``apply`` are answered with lines put together from remembered bytes: the same bytes
+        as ``_encode(handle(...))`` writes, at a fraction of the cost."""
+        if isinstance(line, str):
+            return self._read_line(line, None)
+        raw = line if type(line) is bytes else bytes(line)
+        # The id by hand, as LineMemo finds it: a regular expression takes longer.
+        comma = raw.find(b",", 6, 24) if raw.startswith(b'{"id":') else -1
+        digits = raw[6:comma]
+        if comma <= 6 or not digits.isdigit() or (comma > 7 and digits[0] == 48):  # 48: "0"
+            return self._read_line(raw, None)
+        body = raw[comma + 1:]
+        known = self.known.get(body)
+        if known is None:
+            return self._read_line(raw, body)
+        ident = int(digits)
+        if ident > WHOLE:
+            return self._read_line(raw, None)
+        kind, rest, action = known
+        if kind == "legal":
+            return self._legal_line(ident)
+        if action is not None:
+            return self._apply_line(ident, rest["seat"], action)
+        return _encode(self._serve(ident, kind, {"id": ident, **rest}))
+
+    def _read_line(self, line: bytes | str, body: bytes | None) -> bytes:
+        """The response line to a line read in full; with ``body`` (what follows the line's
+        ``{"id":N,``), the request is remembered for the next line with that body if it
+        passes the checks."""
         try:
             text = line if isinstance(line, str) else line.decode()
         except UnicodeDecodeError as exc:
@@ -125,7 +174,112 @@ class Adapter:
                 response = _unread(text, exc)
             else:
                 response = self.handle(request)
+                if body is not None and type(request) is dict:
+                    self._remember(body, request)
         return _encode(response)
+
+    def _remember(self, body: bytes, request: JSONObject) -> None:
+        """Keep a request that passes the checks (with its action read, for ``apply``) under
+        ``body``: not one that fails them (its answer names its id), nor chance's actions nor
+        any carrying a pack (a deal or a shuffle is met once)."""
+        if _ident(request) is None or (request.get("type") == "apply"
+                                       and request.get("seat") is None):
+            return
+        try:
+            kind = _check(request)
+            action = (action_from_json(request["action"], ["action"]) if kind == "apply"
+                      else None)
+        except Exception:  # answered already (an error): only not remembered
+            return
+        if isinstance(action, CHANCE_TYPES):
+            return
+        if len(self.known) >= MEMO_SIZE:
+            self.known.clear()
+        self.known[body] = (kind, {k: v for k, v in request.items() if k != "id"}, action)
+
+    def _legal_line(self, ident: int) -> bytes:
+        """The answer line of ``legal`` (see :meth:`_legal`), each action's text made once and
+        each list's joined once (the engine gives the same tuple again where play comes back
+        to a point it has listed: a bid in the auction, the cards of a hand)."""
+        try:
+            state = self._playing()
+            if state.is_over():
+                return b'{"id":%d,"type":"legal","turn":"over","actions":[]}\n' % ident
+            turn = state.turn
+            if turn == CHANCE:
+                return b'{"id":%d,"type":"legal","turn":"chance","actions":[]}\n' % ident
+            if type(turn) is int:  # else written as _encode writes it
+                actions = state.legal_actions()
+                listed = self.lists.get(id(actions))
+                if listed is not None and listed[0] is actions:  # kept, so its id is its own
+                    joined: bytes | None = listed[1]
+                else:
+                    joined = self._joined(actions)
+                if joined is not None:
+                    return b'{"id":%d,"type":"legal","turn":%d,"actions":[%b]}\n' % (
+                        ident, turn, joined)
+        except Exception as exc:
+            return _encode(_failure(ident, exc))
+        return _encode(self._serve(ident, "legal", {"id": ident}))
+
+    def _joined(self, actions: Sequence[Action]) -> bytes | None:
+        """The texts of the actions, comma-separated (kept by the tuple's identity), or None
+        if one cannot be written in UTF-8."""
+        texts = self.texts
+        parts = []
+        for action in actions:
+            text = texts.get(action)
+            if text is None:
+                text = self._text(action)
+                if text is None:
+                    return None
+            parts.append(text)
+        joined = b",".join(parts)
+        if type(actions) is tuple:  # not a list: one the engine could change after
+            if len(self.lists) >= MEMO_SIZE:
+                self.lists.clear()
+            self.lists[id(actions)] = (actions, joined)
+        return joined
+
+    def _text(self, action: Action) -> bytes | None:
+        """An action's JSON text, kept unless a chance's (chance is never to act where the
+        legal actions are listed, and a deal carries a whole pack); None if UTF-8 cannot carry
+        it (a bid id with a lone surrogate)."""
+        try:
+            text = _ENCODER.encode(action_to_json(action)).encode()
+        except UnicodeEncodeError:
+            return None
+        if not isinstance(action, CHANCE_TYPES):
+            if len(self.texts) >= MEMO_SIZE:
+                self.texts.clear()
+            self.texts[action] = text
+        return text
+
+    def _apply_line(self, ident: int, seat: int | None, action: Action) -> bytes:
+        """The answer line of ``apply`` (see :meth:`_apply`), its action read already."""
+        try:
+            state = self._playing()
+            try:
+                self.state = act(state, seat, action)
+            except RuleError as exc:
+                return self._refused(ident, exc)
+        except Exception as exc:
+            return _encode(_failure(ident, exc))
+        return b'{"id":%d,"type":"accepted"}\n' % ident
+
+    def _refused(self, ident: int, exc: RuleError) -> bytes:
+        """The answer line of a refused ``apply`` (see :meth:`_apply`): the illegal tries of
+        a fuzzing campaign meet the same few hundred refusals again and again. What follows
+        the id is the same whatever the id (the id's digits have nothing to escape)."""
+        key = (exc.rule, exc.message)
+        tail = self.refusals.get(key)
+        if tail is None:
+            line = _encode({"id": 0, "type": "refused", "rule": exc.rule, "reason": exc.message})
+            tail = line[len(b'{"id":0'):]
+            if len(self.refusals) >= MEMO_SIZE:
+                self.refusals.clear()
+            self.refusals[key] = tail
+        return b'{"id":%d%b' % (ident, tail)
 
     def _hello(self, request: JSONObject) -> JSONObject:
         found = supports(self.own.values())
@@ -160,10 +314,20 @@ class Adapter:
                 "divide": [{"action": action_to_json(a), "count": n} for a, n in parts]}
 
     def _game(self, request: JSONObject) -> Game:
+        """The game a start request names. The spec's are kept here too, the last
+        :data:`GAMES_KEPT` used: fuzzing draws from some 35,000 games, and compiling one costs
+        more than playing a hand of it (Game.create keeps only 256)."""
         ruleset = self.own.get(request["ruleset"])
+        key = (request["ruleset"], request["players"], tuple(sorted(request["options"].items())))
         if ruleset is None:
-            return Game.create(request["ruleset"], request["players"], request["options"])
-        key = (ruleset.id, request["players"], tuple(sorted(request["options"].items())))
+            made = self.made
+            game = made.pop(key, None)  # put back last: the last used are kept
+            if game is None:
+                game = Game.create(request["ruleset"], request["players"], request["options"])
+                if len(made) >= GAMES_KEPT:
+                    del made[next(iter(made))]
+            made[key] = game
+            return game
         game = self.games.get(key)
         if game is None:
             game = self.games[key] = Game(ruleset, request["players"], request["options"])
@@ -346,6 +510,17 @@ def _whole(value: object, path: list[str | int], minimum: int | None,
         if maximum is not None:
             bounds += f" and at most {maximum}"
         raise BadRequestError(path, f"expected {what}{bounds}, not {json.dumps(value)}")
+
+
+def _failure(ident: int | None, exc: Exception) -> JSONObject:
+    """The error answering a request whose serving raised ``exc``."""
+    if isinstance(exc, (BadRequestError, FormatError, RuleError)):
+        return _error(ident, str(exc))
+    if isinstance(exc, SpecError):
+        return _error(ident, f"the spec cannot be read: {exc}")
+    # A bug of ours: answer it, and stay up for the next request.
+    return _error(ident, f"napkit could not serve this request ({type(exc).__name__}: {exc}); "
+                         "please report it")
 
 
 def _error(ident: int | None, message: str) -> JSONObject:
