@@ -15,6 +15,7 @@ import dataclasses
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import cast
 
 from napkit.conform.starts import HandStart
 from napkit.engine.acting import act
@@ -38,9 +39,11 @@ from napkit.engine.actions import (
 )
 from napkit.engine.auction import bids_blind
 from napkit.engine.cards import SUIT_BITS, cards_of
+from napkit.engine.deal import hand_pack
 from napkit.engine.game import Game
 from napkit.engine.hand import HandState
 from napkit.engine.match import MatchState
+from napkit.engine.play import playable
 from napkit.engine.purchase import _limit as purchase_limit
 from napkit.engine.state import (
     AUCTION,
@@ -58,6 +61,7 @@ from napkit.engine.trumps import opening_leads
 from napkit.errors import RuleError
 from napkit.spec.catalog import default_spec
 from napkit.spec.lawbook import Refusal
+from napkit.spec.loading import JSONObject
 from napkit.spec.rulesets import Ruleset, can_meet
 
 
@@ -108,6 +112,9 @@ class Breach:
         return text[0].lower() + text[1:].rstrip(".")
 
 
+_HANDS = HandState._fields.index("hands")
+
+
 def _hand(state: HandState) -> int:
     return state.hands[state.turn]
 
@@ -155,11 +162,22 @@ def _not_held_as(state: HandState, make: Callable[[int], Action], phase: Phase,
         return []
     seat = state.turn
     hand = state.hands[seat]
-    pack = state.game.pack(len(state.order))
+    # The lifted hands are built as lift_card builds them, from one list of the state's
+    # fields and one of its hands, changed in place: a play asks this at every card.
+    fields = list(state)
+    held = list(state.hands)
+    cls = type(state)
+    # A card is legal in the play when the engine's mask of playable cards holds it, which is
+    # what the play's apply checks (and nothing after it refuses): no next state is built.
+    plays = phase == PLAY and make is Play
     out: Candidates = []
-    for card in cards_of(pack & ~hand):
+    for card in cards_of(hand_pack(state) & ~hand):
+        bit = 1 << card
         for instead in cards_of(hand & SUIT_BITS[card // 13] & ~keep):
-            if lift_card(state, seat, card, instead).is_legal(make(card)):
+            held[seat] = hand & ~(1 << instead) | bit
+            fields[_HANDS] = tuple(held)
+            lifted: HandState = tuple.__new__(cls, fields)
+            if playable(lifted) & bit if plays else lifted.is_legal(make(card)):
                 out.append((seat, make(card)))
                 break
     return out
@@ -222,8 +240,8 @@ def _with_unseen(state: HandState, rng: random.Random) -> Candidates:
 def _unknown_bid(state: HandState, rng: random.Random) -> Candidates:
     if state.phase != AUCTION:
         return []
-    present = set(state.game.bid_index)
-    return [(state.turn, Bid(b)) for b in all_bid_ids() if b not in present]
+    present = state.game.bid_index
+    return [(state.turn, Bid(b)) for b in _spec_tables()[1] if b not in present]
 
 
 def _not_a_call(state: HandState, rng: random.Random) -> Candidates:
@@ -491,14 +509,7 @@ BREACH_BY_NAME = {b.name: b for b in BREACHES}
 
 def all_bid_ids() -> list[str]:
     """Every bid id of every ruleset, under any options."""
-    found: set[str] = set()
-    for ruleset in default_spec().rulesets.values():
-        bids = ruleset.params.get("bids")
-        for bid in bids if isinstance(bids, list) else []:
-            ident = bid.get("id") if isinstance(bid, dict) else None
-            if isinstance(ident, str):
-                found.add(ident)
-    return sorted(found)
+    return list(_spec_tables()[1])
 
 
 def possible(breach: Breach, game: Game) -> bool:
@@ -510,17 +521,57 @@ def possible(breach: Breach, game: Game) -> bool:
 
 def possible_breaches(game: Game) -> tuple[Breach, ...]:
     """Every breach that can occur in ``game`` (see :func:`possible`), worked out once per
-    game: the ruleset's parameters are resolved once for all of them."""
+    game, from the parameters the game resolved (a fuzzer's every episode is a game of its
+    own), each need of the law book asked once though several refusals share it."""
     found = game.memo.get(_POSSIBLE)
     if found is None:
         # A house ruleset (napkit.spec) is its own object; a built-in one is found by id.
-        ruleset = (game.ruleset if isinstance(game.ruleset, Ruleset)
-                   else default_spec().rulesets[game.id])
-        params = ruleset.resolve(dict(game.options))
-        found = tuple(b for b in BREACHES if b.rule in ruleset.rules
-                      and all(can_meet(params, need) for need in b.refusal.needs))
+        if isinstance(game.ruleset, Ruleset):
+            ruleset = game.ruleset
+            params = cast(JSONObject, game.params)  # ruleset.resolve(dict(game.options))
+        else:
+            ruleset = default_spec().rulesets[game.id]
+            params = ruleset.resolve(dict(game.options))
+        met: dict[str, bool] = {}
+
+        def meets(need: str) -> bool:
+            known = met.get(need)
+            if known is None:
+                known = met[need] = can_meet(params, need)
+            return known
+
+        found = tuple(b for b, rule, needs in _spec_tables()[0] if rule in ruleset.rules
+                      and all(meets(need) for need in needs))
         game.memo[_POSSIBLE] = found
     return found
 
 
 _POSSIBLE = ("conform.breaches", "possible")  # a key of Game.memo
+
+SpecTables = tuple[tuple[tuple[Breach, str, tuple[str, ...]], ...], tuple[str, ...]]
+
+
+def _spec_tables() -> SpecTables:
+    """What the spec says of the breaches, read once per spec loaded: each breach with the id
+    of its rule and its refusal's needs; every bid id of every ruleset, sorted."""
+    spec = default_spec()
+    loaded, tables = _TABLES
+    if loaded is not spec:
+        bid_ids: set[str] = set()
+        for ruleset in spec.rulesets.values():
+            bids = ruleset.params.get("bids")
+            for bid in bids if isinstance(bids, list) else []:
+                ident = bid.get("id") if isinstance(bid, dict) else None
+                if isinstance(ident, str):
+                    bid_ids.add(ident)
+        tables = (tuple((b, b.rule, b.refusal.needs) for b in BREACHES), tuple(sorted(bid_ids)))
+        _set_tables(spec, tables)
+    return tables
+
+
+def _set_tables(spec: object, tables: SpecTables) -> None:
+    global _TABLES  # noqa: PLW0603
+    _TABLES = (spec, tables)  # one store: a thread reads the old pair or this one, whole
+
+
+_TABLES: tuple[object, SpecTables] = (None, ((), ()))

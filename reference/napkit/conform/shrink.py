@@ -22,10 +22,16 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, TypeVar
+
+if TYPE_CHECKING:
+    from _typeshed import SupportsLenAndGetItem
 
 __all__ = ["Choices", "ShrinkResult", "shrink"]
 
 _FLOAT_BITS = 53  # random() is a draw below 2**53, scaled
+_FLOAT_ONE = 1 << _FLOAT_BITS
+_T = TypeVar("_T")
 
 
 class Choices(random.Random):
@@ -49,12 +55,13 @@ class Choices(random.Random):
         self._replay = list(replay) if replay is not None else []
         self._at = 0
         self.drawn: list[int] = []
+        self._record = self.drawn.append
         super().__init__(0)
 
     def _next(self, bound: int) -> int:
         if self._bits is not None:
             # What random.Random's randrange(bound) draws (rejection on bound's bit length),
-            # without its checks: this is the fuzzer's hottest call.
+            # without its checks.
             k = bound.bit_length()
             value = self._bits(k)
             while value >= bound:
@@ -64,18 +71,50 @@ class Choices(random.Random):
             self._at += 1
         else:
             value = 0
-        self.drawn.append(value)
+        self._record(value)
         return value
 
-    # Every method of random.Random that draws goes through one of these three.
+    # Every method of random.Random that draws goes through one of these three. They are the
+    # fuzzer's hottest calls (a deal alone asks random() once a card), so a draw from the seed
+    # is made here in line, as _next would make it: the same numbers, a call fewer each.
     def _randbelow(self, n: int) -> int:
-        return self._next(n) if n > 1 else 0
+        if n <= 1:
+            return 0
+        bits = self._bits
+        if bits is None:
+            return self._next(n)
+        k = n.bit_length()
+        value = bits(k)
+        while value >= n:
+            value = bits(k)
+        self._record(value)
+        return value
 
     def random(self) -> float:
-        return self._next(1 << _FLOAT_BITS) / (1 << _FLOAT_BITS)
+        bits = self._bits
+        if bits is None:
+            return self._next(_FLOAT_ONE) / _FLOAT_ONE
+        value = bits(_FLOAT_BITS + 1)  # _next's draw: the bit length of 2**53, and rejection
+        while value >= _FLOAT_ONE:
+            value = bits(_FLOAT_BITS + 1)
+        self._record(value)
+        return value / _FLOAT_ONE
 
     def getrandbits(self, k: int) -> int:
         return self._next(1 << k) if k > 0 else 0
+
+    # random.Random's own randrange and choice, without their checks where the call is the
+    # common one (one positive int; a non-empty sequence): they draw through _randbelow, as
+    # these do.
+    def randrange(self, start: int, stop: int | None = None, step: int = 1) -> int:
+        if stop is None and step == 1 and type(start) is int and start > 0:
+            return self._randbelow(start)
+        return super().randrange(start, stop, step)
+
+    def choice(self, seq: SupportsLenAndGetItem[_T]) -> _T:
+        if not len(seq):
+            raise IndexError("Cannot choose from an empty sequence")
+        return seq[self._randbelow(len(seq))]
 
     def seed(self, a: object = None, version: int = 2) -> None:
         # Random.__init__ seeds; a Choices is seeded by its list, so there is nothing to do.

@@ -12,10 +12,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from napkit.engine.actions import Action
-from napkit.engine.cards import cards_of
 from napkit.engine.game import Game
-from napkit.engine.hand import HandState
-from napkit.engine.players import hand_worth
+from napkit.engine.hand import APPLY, HandState
+from napkit.engine.players import mask_worth
 
 JSONObject = dict[str, Any]
 
@@ -24,11 +23,15 @@ JSONObject = dict[str, Any]
 # with a Style drawn from the case's rng: their draws from it are part of what a seed replays.
 def strong_deal(state: HandState, rng: random.Random) -> Action:
     """Of a few shuffled packs, the one that deals some player the strongest hand."""
+    # Each pack is dealt by the deal's own phase function, without the conductor's start of
+    # the phases after it, which change no hand: the same hands as state.apply(deal) holds.
+    apply = APPLY[state.phase]
+    order = state.order
     best: tuple[float, Action] | None = None
     for _ in range(30):
         deal = state.sample_chance(rng)
-        dealt = state.apply(deal)
-        worth = max(hand_worth(cards_of(dealt.hands[s])) for s in state.order)
+        hands = apply(state, deal).hands
+        worth = max([mask_worth(hands[s]) for s in order])
         if best is None or worth > best[0]:
             best = (worth, deal)
     assert best is not None

@@ -75,6 +75,10 @@ class Game:
     players: int
     options: Mapping[str, str] = field(default_factory=dict)
     rules: Rules = field(init=False, repr=False, compare=False)
+    #: The ruleset's parameters as resolved for these options, which ``rules`` is compiled
+    #: from: kept for a reader of the parameters themselves (napkit.conform.breaches asks
+    #: which refusals can arise), so that it need not resolve them again. Read, never changed.
+    params: Mapping[str, object] = field(init=False, repr=False, compare=False)
     bid_index: Mapping[str, int] = field(init=False, repr=False, compare=False)
     #: The engine's memo tables for this game (the pack, where the deal puts each card, the
     #: calls legal at a point of the auction, a table's seating): the one place the engine
@@ -90,6 +94,7 @@ class Game:
         except SpecError as exc:
             raise SetupError("NAP-10.1.1", f"{self.ruleset.id}: {exc.message}") from None
         object.__setattr__(self, "options", values)
+        object.__setattr__(self, "params", params)
         rules = compile_rules(params, self.ruleset.id)
         object.__setattr__(self, "rules", rules)
         object.__setattr__(self, "bid_index", {b.id: b.index for b in rules.bids})

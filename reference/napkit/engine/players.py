@@ -48,7 +48,7 @@ from napkit.engine.actions import (
     SitOut,
     TakeWidow,
 )
-from napkit.engine.cards import SUITS, rank_of, suit_of
+from napkit.engine.cards import SUITS, cards_of, rank_of, suit_of
 from napkit.engine.game import BidRule
 from napkit.engine.hand import HandState
 from napkit.engine.match import MatchState
@@ -487,9 +487,56 @@ class BiasedPlayer:
 def hand_worth(hand: Sequence[int]) -> float:
     """Roughly the tricks a hand may take with its longest suit as trumps (the biased
     player's measure)."""
+    mask = 0
+    for card in hand:
+        mask |= 1 << card
+    if cards_of(mask) != hand:  # not a tuple of distinct cards in card order: count as given
+        return _worth_of(hand)
+    return mask_worth(mask)
+
+
+def _worth_of(hand: Sequence[int]) -> float:
+    # The count as written, card by card in the hand's order (its floating-point sums depend
+    # on that order): mask_worth gives the same numbers for a hand in card order.
     trumps = max(range(4), key=lambda s: sum(1 + (c % 13) / 13 for c in hand if c // 13 == s))
     return sum(1.0 if c // 13 == trumps and c % 13 >= 8 else 0.6 if c // 13 == trumps
                else 1.0 if c % 13 == 12 else 0.3 if c % 13 == 11 else 0.0 for c in hand)
+
+
+def mask_worth(mask: int) -> float:
+    """:func:`hand_worth` of the cards of a mask (in card order): the biased player weighs
+    every hand it bids on, and a strong deal (napkit.conform.starts) every hand of thirty
+    deals, so each suit's part is worked out once per holding."""
+    parts = _WORTH_PARTS
+    spades = parts.get(mask & 0x1FFF) or _worth_parts(mask & 0x1FFF)
+    hearts = parts.get(mask >> 13 & 0x1FFF) or _worth_parts(mask >> 13 & 0x1FFF)
+    clubs = parts.get(mask >> 26 & 0x1FFF) or _worth_parts(mask >> 26 & 0x1FFF)
+    diamonds = parts.get(mask >> 39 & 0x1FFF) or _worth_parts(mask >> 39 & 0x1FFF)
+    suits = (spades, hearts, clubs, diamonds)
+    # The longest suit (the first of equals), by the same sums as _worth_of's; then every
+    # card's part in card order, added up by one sum() as there: the same floats.
+    trumps = max(range(4), key=lambda s: suits[s][0])
+    return sum(spades[1][trumps == 0] + hearts[1][trumps == 1]
+               + clubs[1][trumps == 2] + diamonds[1][trumps == 3])
+
+
+WorthParts = tuple[float, tuple[tuple[float, ...], tuple[float, ...]]]
+
+
+def _worth_parts(holding: int) -> WorthParts:
+    """For a suit's holding (a 13-bit mask of ranks): its length as _worth_of counts it, and
+    each card's part of the worth, lowest first, with the suit a side suit and as trumps."""
+    ranks = [r for r in range(13) if holding >> r & 1]
+    found = (sum(1 + r / 13 for r in ranks),
+             (tuple(1.0 if r == 12 else 0.3 if r == 11 else 0.0 for r in ranks),
+              tuple(1.0 if r >= 8 else 0.6 for r in ranks)))
+    _WORTH_PARTS[holding] = found
+    return found
+
+
+# By suit holding: mask_worth's parts (fill-once and pure, as _CHEAPEST: threads may fill it
+# at once, each with equal values).
+_WORTH_PARTS: dict[int, WorthParts] = {}
 
 
 # --- the styles by name ------------------------------------------------------------------------
