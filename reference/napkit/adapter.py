@@ -102,6 +102,7 @@ class Adapter:
         self.known: dict[bytes, tuple[str, JSONObject, Action | None]] = {}
         # Each player's action as the legal answer writes it.
         self.texts: dict[Action, bytes] = {}
+        self.seen: dict[int, tuple[Action, bytes]] = {}  # the same by identity: see _joined
         self.lists: dict[int, tuple[Sequence[Action], bytes]] = {}  # see _legal_line
         # What follows the id in each refusal's answer line, by its rule and reason.
         self.refusals: dict[tuple[str, str], bytes] = {}
@@ -224,15 +225,24 @@ class Adapter:
 
     def _joined(self, actions: Sequence[Action]) -> bytes | None:
         """The texts of the actions, comma-separated (kept by the tuple's identity), or None
-        if one cannot be written in UTF-8."""
-        texts = self.texts
+        if one cannot be written in UTF-8. Each text is found by the action's identity first
+        (the engine lists the same Play objects, the same bids, again and again, and an
+        action's hash is a Python call), then by its value."""
+        seen, texts = self.seen, self.texts
         parts = []
         for action in actions:
+            kept = seen.get(id(action))
+            if kept is not None and kept[0] is action:  # kept, so its id is its own
+                parts.append(kept[1])
+                continue
             text = texts.get(action)
             if text is None:
                 text = self._text(action)
                 if text is None:
                     return None
+            if len(seen) >= MEMO_SIZE:
+                seen.clear()
+            seen[id(action)] = (action, text)
             parts.append(text)
         joined = b",".join(parts)
         if type(actions) is tuple:  # not a list: one the engine could change after

@@ -1,0 +1,92 @@
+"""CPU time of the reference adapter (``python -m napkit.adapter``) per hand and per request, on
+the requests ``napkit fuzz`` sends it, without the fuzzer's own cost.
+
+    .venv/bin/python benchmarks/adapter_throughput.py                    # 600 episodes
+    .venv/bin/python benchmarks/adapter_throughput.py --episodes 2000 --repeats 5
+    .venv/bin/python benchmarks/adapter_throughput.py --save /tmp/answers.jsonl
+
+The requests of ``--episodes`` fuzzing episodes (seed 1, every ruleset, every kind: the
+handshake, each start, legal before each step, the illegal tries, each step, the outcome) are
+numbered as a session numbers them and written as JSON lines once; the adapter then answers
+them all from a pipe, ``--repeats`` times, and the best CPU time (user and system, from the
+child's resource usage) is kept, less that of an adapter that answers the handshake alone
+(starting Python and napkit). ``--save FILE`` keeps the answers, to compare byte for byte
+(``cmp``) with those of another version of the adapter: the adapter's answers are the same
+for the same requests, whatever it remembers between them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import resource
+import subprocess
+import sys
+from pathlib import Path
+
+from napkit.adapter import PROTOCOL, supports
+from napkit.conform.campaign import episode_seed
+from napkit.conform.fuzz import Games, Prober, draw_episode, plan, scope_of
+from napkit.conform.shrink import Choices
+from napkit.spec.catalog import default_spec
+
+KINDS = frozenset({"legal", "illegal", "outcome", "match"})
+ADAPTER = [sys.executable, "-m", "napkit.adapter"]
+_ENCODER = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)  # as a session writes
+
+
+def conversation(episodes: int, seed: int) -> tuple[bytes, int, int]:
+    """The request lines of the episodes, the handshake first and bye last; the hands they
+    play; the requests."""
+    spec = default_spec()
+    scope = scope_of(supports(), spec.rulesets)
+    games, prober = Games(spec.rulesets), Prober()
+    requests: list[dict[str, object]] = [{"type": "hello", "protocol": PROTOCOL}]
+    hands = 0
+    for i in range(episodes):
+        episode = draw_episode(scope, games, prober, Choices(seed=episode_seed(seed, i)), i)
+        requests += [request for _, request, _ in plan(episode, KINDS)]
+        hands += _hands(episode)
+    requests.append({"type": "bye"})
+    data = b"".join(_ENCODER.encode({"id": i, **r}).encode() + b"\n"
+                    for i, r in enumerate(requests))
+    return data, hands, len(requests)
+
+
+def _hands(episode: object) -> int:
+    final = getattr(episode, "final", None)
+    return len(getattr(final, "hands", ())) if getattr(episode, "kind", "") == "match" else 1
+
+
+def answer(data: bytes, command: list[str]) -> tuple[float, bytes]:
+    """The CPU seconds the adapter took to answer ``data`` (to its exit), and its answers."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    done = subprocess.run(command, input=data, stdout=subprocess.PIPE, check=True)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime), done.stdout
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else "")
+    parser.add_argument("--episodes", type=int, default=600)
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--save", type=Path, help="write the adapter's answers to this file")
+    args = parser.parse_args()
+    data, hands, requests = conversation(args.episodes, args.seed)
+    hello = data[:data.index(b"\n") + 1]
+    start = min(answer(hello, ADAPTER)[0] for _ in range(args.repeats))
+    best, answers = min(answer(data, ADAPTER) for _ in range(args.repeats))
+    seconds = max(best - start, 1e-9)
+    print(f"{args.episodes} episodes: {hands} hands, {requests} requests "
+          f"({requests / hands:.0f} a hand), {len(data):,} bytes in, {len(answers):,} out")
+    print(f"adapter CPU: {best:.2f} s, {start:.2f} s of it starting up (best of {args.repeats})")
+    print(f"  {seconds / hands * 1e3:.3f} ms a hand, {seconds / requests * 1e6:.1f} us a request, "
+          f"{hands / seconds:.0f} hands/s of CPU")
+    if args.save:
+        args.save.write_bytes(answers)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
