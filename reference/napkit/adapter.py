@@ -134,10 +134,10 @@ class Adapter:
         zero) and passes the checks is remembered by the rest of it, which reads and checks
         the same whatever N (an id of that form within 2^53 - 1 is one the checks pass, and
         no check reads it otherwise: :class:`napkit.reading.LineMemo` makes the same
-        argument). The next line
-        with that rest is served without being read or checked again, and ``legal`` and
-        ``apply`` are answered with lines put together from remembered bytes: the same bytes
-        as ``_encode(handle(...))`` writes, at a fraction of the cost."""
+        argument). The next line with that rest is served without being read or checked
+        again, and ``legal`` and ``apply`` are answered with lines put together from kept
+        bytes: the same bytes as ``_encode(handle(...))`` writes, at a fraction of the cost
+        (tests/test_adapter_speed.py compares the two)."""
         if isinstance(line, str):
             return self._read_line(line, None)
         raw = line if type(line) is bytes else bytes(line)
