@@ -62,7 +62,7 @@ from napkit.errors import RuleError
 from napkit.spec.catalog import default_spec
 from napkit.spec.lawbook import Refusal
 from napkit.spec.loading import JSONObject
-from napkit.spec.rulesets import Ruleset, can_meet
+from napkit.spec.rulesets import NEED, Ruleset, can_meet
 
 
 def refusal(state: HandState | MatchState, seat: int | None,
@@ -171,15 +171,20 @@ def _not_held_as(state: HandState, make: Callable[[int], Action], phase: Phase,
     # what the play's apply checks (and nothing after it refuses): no next state is built.
     plays = phase == PLAY and make is Play
     out: Candidates = []
-    for card in cards_of(hand_pack(state) & ~hand):
-        bit = 1 << card
-        for instead in cards_of(hand & SUIT_BITS[card // 13] & ~keep):
-            held[seat] = hand & ~(1 << instead) | bit
-            fields[_HANDS] = tuple(held)
-            lifted: HandState = tuple.__new__(cls, fields)
-            if playable(lifted) & bit if plays else lifted.is_legal(make(card)):
-                out.append((seat, make(card)))
-                break
+    others = hand_pack(state) & ~hand
+    for suit in SUIT_BITS:  # suit by suit, each card in card order: cards_of's order
+        insteads = cards_of(hand & suit & ~keep)
+        if not insteads:
+            continue
+        for card in cards_of(others & suit):
+            bit = 1 << card
+            for instead in insteads:
+                held[seat] = hand & ~(1 << instead) | bit
+                fields[_HANDS] = tuple(held)
+                lifted: HandState = tuple.__new__(cls, fields)
+                if playable(lifted) & bit if plays else lifted.is_legal(make(card)):
+                    out.append((seat, make(card)))
+                    break
     return out
 
 
@@ -521,8 +526,7 @@ def possible(breach: Breach, game: Game) -> bool:
 
 def possible_breaches(game: Game) -> tuple[Breach, ...]:
     """Every breach that can occur in ``game`` (see :func:`possible`), worked out once per
-    game, from the parameters the game resolved (a fuzzer's every episode is a game of its
-    own), each need of the law book asked once though several refusals share it."""
+    game, from the parameters the game resolved."""
     found = game.memo.get(_POSSIBLE)
     if found is None:
         # A house ruleset (napkit.spec) is its own object; a built-in one is found by id.
@@ -532,28 +536,56 @@ def possible_breaches(game: Game) -> tuple[Breach, ...]:
         else:
             ruleset = default_spec().rulesets[game.id]
             params = ruleset.resolve(dict(game.options))
-        met: dict[str, bool] = {}
-
-        def meets(need: str) -> bool:
-            known = met.get(need)
-            if known is None:
-                known = met[need] = can_meet(params, need)
-            return known
-
-        found = tuple(b for b, rule, needs in _spec_tables()[0] if rule in ruleset.rules
-                      and all(meets(need) for need in needs))
-        game.memo[_POSSIBLE] = found
+        found = game.memo[_POSSIBLE] = _possible(ruleset, params)
     return found
 
 
 _POSSIBLE = ("conform.breaches", "possible")  # a key of Game.memo
 
-SpecTables = tuple[tuple[tuple[Breach, str, tuple[str, ...]], ...], tuple[str, ...]]
+
+def _possible(ruleset: Ruleset, params: JSONObject) -> tuple[Breach, ...]:
+    """The breaches whose rule the ruleset has in force and whose needs ``params`` meet.
+
+    A fuzzer plays a game of its own at nearly every episode, but games of a ruleset differ
+    little in what the needs read: the answer is kept by the ruleset and the parameters the
+    needs read (the top-level ones their paths start at, as text: equal text, equal values).
+    Each need is asked once though several refusals share it."""
+    table, _, heads = _spec_tables()
+    key = None
+    if heads is not None:
+        key = (id(ruleset), repr([params.get(head) for head in heads]))
+        known = _KEPT.get(key)
+        # The ruleset itself is kept with the answer, so that no other takes its id meanwhile.
+        if known is not None and known[0] is ruleset and known[1] is table:
+            return known[2]
+    met: dict[str, bool] = {}
+
+    def meets(need: str) -> bool:
+        answer = met.get(need)
+        if answer is None:
+            answer = met[need] = can_meet(params, need)
+        return answer
+
+    found = tuple(b for b, rule, needs in table if rule in ruleset.rules
+                  and all(meets(need) for need in needs))
+    if key is not None:
+        if len(_KEPT) >= 4096:
+            _KEPT.clear()
+        _KEPT[key] = (ruleset, table, found)
+    return found
+
+
+# _possible's answers (fill-once and pure: threads may fill one at once, each alike).
+_KEPT: dict[tuple[int, str], tuple[Ruleset, object, tuple[Breach, ...]]] = {}
+
+BreachNeeds = tuple[tuple[Breach, str, tuple[str, ...]], ...]
+SpecTables = tuple[BreachNeeds, tuple[str, ...], tuple[str, ...] | None]
 
 
 def _spec_tables() -> SpecTables:
     """What the spec says of the breaches, read once per spec loaded: each breach with the id
-    of its rule and its refusal's needs; every bid id of every ruleset, sorted."""
+    of its rule and its refusal's needs; every bid id of every ruleset, sorted; the top-level
+    parameters the needs read (None if a need cannot be read: can_meet will say so)."""
     spec = default_spec()
     loaded, tables = _TABLES
     if loaded is not spec:
@@ -564,7 +596,18 @@ def _spec_tables() -> SpecTables:
                 ident = bid.get("id") if isinstance(bid, dict) else None
                 if isinstance(ident, str):
                     bid_ids.add(ident)
-        tables = (tuple((b, b.rule, b.refusal.needs) for b in BREACHES), tuple(sorted(bid_ids)))
+        needs = tuple((b, b.rule, b.refusal.needs) for b in BREACHES)
+        # can_meet walks the parameters from the head of a need's path (the whole of them is
+        # looked at only to see whether it is a switch itself: by_option and cases).
+        heads: set[str] | None = {"by_option", "cases"}
+        for _, _, wanted in needs:
+            for need in wanted:
+                match = NEED.match(need)
+                if match is None or heads is None:
+                    heads = None
+                    continue
+                heads.add(match.group(2).split(".")[0].removesuffix("[*]"))
+        tables = (needs, tuple(sorted(bid_ids)), None if heads is None else tuple(sorted(heads)))
         _set_tables(spec, tables)
     return tables
 
@@ -574,4 +617,4 @@ def _set_tables(spec: object, tables: SpecTables) -> None:
     _TABLES = (spec, tables)  # one store: a thread reads the old pair or this one, whole
 
 
-_TABLES: tuple[object, SpecTables] = (None, ((), ()))
+_TABLES: tuple[object, SpecTables] = (None, ((), (), None))

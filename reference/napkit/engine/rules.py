@@ -260,7 +260,14 @@ class _Reader:
     def switch(self, value: object, kind: object, path: str) -> Any:
         """``value``, which must be one of the Literal type ``kind``'s values (typed as Any so
         that it may be stored in a field of that type: it has just been checked)."""
-        allowed = get_args(kind)
+        # Kept by the type's id (hashing a Literal is slower than get_args): a game is
+        # compiled at every episode of a fuzzing run.
+        known = _ALLOWED.get(id(kind))
+        if known is not None and known[0] is kind:
+            allowed = known[1]
+        else:
+            allowed = get_args(kind)
+            _ALLOWED[id(kind)] = (kind, allowed)
         if value not in allowed:
             raise self.fail(path, f"{value!r} is not one of {', '.join(map(repr, allowed))}")
         return value
@@ -284,6 +291,11 @@ class _Reader:
         if not isinstance(value, list):
             raise self.fail(path, f"expected a list of strings, not {value!r}")
         return [self.text(v, f"{path}[{i}]") for i, v in enumerate(value)]
+
+
+# Each switch type's values (typing.get_args of the Literal), by the type's id, with the type
+# (kept alive, so that no other takes its id): fill-once and pure.
+_ALLOWED: dict[int, tuple[object, tuple[object, ...]]] = {}
 
 
 def _bids(r: _Reader, raw: object) -> tuple[BidRule, ...]:
