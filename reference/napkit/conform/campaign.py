@@ -29,6 +29,7 @@ from napkit.conform.fuzz import (
     check_episode,
     check_with_program_chance,
     draw_episode,
+    expectations,
     plan,
     session_kinds,
 )
@@ -163,7 +164,7 @@ class Campaign:
         if not self.session.alive:
             self.restarts += 1
             self.session.open()
-        return self.session.post([r for _, r, _ in requests])
+        return self.session.post([r for _, r, _ in requests], expectations(requests))
 
     def run(self, hands: int | None, seconds: float | None, shard: tuple[int, int] = (1, 1),
             on_episode: Callable[[Reach], None] | None = None,

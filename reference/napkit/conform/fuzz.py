@@ -23,6 +23,7 @@ exactly from its seed, and :mod:`napkit.conform.shrink` can reduce a failing one
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -30,7 +31,7 @@ from functools import partial
 from typing import Any, NamedTuple, NoReturn
 
 from napkit.conform.breaches import Breach, possible_breaches, refusal
-from napkit.conform.process import ProtocolError, Session
+from napkit.conform.process import Expected, ProtocolError, Session, vouch
 from napkit.conform.runner import (
     DisagreementError,
     _check_accepted,
@@ -431,14 +432,27 @@ _AS_JSON: dict[Action, JSONObject] = {}
 _KEYS: dict[Action, tuple[tuple[str, Any], ...] | None] = {}
 
 
+# The same, found by the action's identity first: the engine lists the same action objects
+# again and again, and an action's hash is a Python call. Each entry keeps its action alive,
+# so that its id is not another's.
+_AS_JSON_BY_ID: dict[int, tuple[Action, JSONObject]] = {}
+
+
 def as_json(action: Action) -> JSONObject:
     """``action_to_json(action)``, remembered for a player's action. The object is shared:
     it is read, never changed."""
+    known = _AS_JSON_BY_ID.get(id(action))
+    if known is not None and known[0] is action:
+        return known[1]
     found = _AS_JSON.get(action)
     if found is None:
         found = action_to_json(action)
-        if not isinstance(action, CHANCE_TYPES):
-            _AS_JSON[action] = found
+        if isinstance(action, CHANCE_TYPES):
+            return found
+        _AS_JSON[action] = found
+    if len(_AS_JSON_BY_ID) >= 65536:
+        _AS_JSON_BY_ID.clear()
+    _AS_JSON_BY_ID[id(action)] = (action, found)
     return found
 
 
@@ -458,25 +472,42 @@ class _LegalCheck:
     is done with at once), then as a set, by keys made once per action; any difference (or an
     action it cannot key, a buy) goes to the runner's check, which words the disagreement.
     The answer has passed the schema, so a value's type is the one it must be (1 is not
-    taken for true)."""
+    taken for true). :meth:`expect` gives the answer as napkit's adapter writes it
+    (process.Expected): a line that is exactly that is not read at all."""
 
-    __slots__ = ("seat", "state", "where")
+    __slots__ = ("actions", "expected", "seat", "state", "where")
 
     def __init__(self, where: str, seat: int | None, state: HandState | MatchState) -> None:
         self.where = where
         self.seat = seat
         self.state = state
+        self.actions: Sequence[Action] = ()
+        self.expected: list[JSONObject] | None = None
+
+    def _expected(self) -> list[JSONObject]:
+        if self.expected is None:
+            self.actions = () if self.state.turn == CHANCE else self.state.legal_actions()
+            self.expected = [as_json(a) for a in self.actions]
+        return self.expected
+
+    def expect(self) -> tuple[bytes, JSONObject]:
+        expected = self._expected()
+        vouch(expected)
+        turn = b'"chance"' if self.seat is None else b"%d" % self.seat
+        texts = b",".join(map(_text, self.actions))
+        return (b',"type":"legal","turn":%s,"actions":[%s]}' % (turn, texts),
+                {"type": "legal", "turn": "chance" if self.seat is None else self.seat,
+                 "actions": expected})
 
     def __call__(self, answer: JSONObject) -> str:
         wanted = "chance" if self.seat is None else self.seat
         turn = answer.get("turn")
-        actions = () if self.state.turn == CHANCE else self.state.legal_actions()
-        expected = [as_json(a) for a in actions]
+        expected = self._expected()
         if answer.get("type") == "legal" and type(turn) is type(wanted) and turn == wanted:
             got = answer.get("actions")
-            if got == expected:
+            if got is expected or got == expected:
                 return ""
-            keys = {_key(a) for a in actions}
+            keys = {_key(a) for a in self.actions}
             if None not in keys and isinstance(got, list):
                 try:
                     found = frozenset(tuple(sorted(a.items())) for a in got)
@@ -485,6 +516,29 @@ class _LegalCheck:
                 if found is not None and found == keys:
                     return ""
         return _check_legal(answer, where=self.where, seat=self.seat, expected=expected)
+
+
+# A player's action's JSON text as napkit's adapter writes it, by the action's identity (the
+# engine lists the same action objects again and again; an action's hash is a Python call).
+_TEXTS: dict[int, tuple[Action, bytes]] = {}
+_TEXT = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)
+
+
+def _text(action: Action) -> bytes:
+    known = _TEXTS.get(id(action))
+    if known is not None and known[0] is action:
+        return known[1]
+    text = _TEXT.encode(as_json(action)).encode()
+    if not isinstance(action, CHANCE_TYPES):
+        if len(_TEXTS) >= 65536:
+            _TEXTS.clear()
+        _TEXTS[id(action)] = (action, text)
+    return text
+
+
+def expectations(requests: Plan) -> list[Expected | None]:
+    """What each request's answer is expected to be, where known (process.Expected)."""
+    return [check.expect if isinstance(check, _LegalCheck) else None for _, _, check in requests]
 
 
 _LEGAL_REQUEST: JSONObject = {"type": "legal"}  # shared: read, never changed
@@ -614,7 +668,8 @@ def judge(requests: Plan, session: Session, posted: list[JSONObject] | None = No
     the verdict on them in order."""
     error: ProtocolError | None = None
     try:
-        answers = session.call_many([r for _, r, _ in requests], posted=posted)
+        answers = session.call_many([r for _, r, _ in requests], posted=posted,
+                                    expected=expectations(requests))
     except ProtocolError as exc:
         answers, error = exc.partial, exc
         session.kill()
