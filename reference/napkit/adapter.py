@@ -141,6 +141,10 @@ class Adapter:
         if isinstance(line, str):
             return self._read_line(line, None)
         raw = line if type(line) is bytes else bytes(line)
+        if type(self).handle is not Adapter.handle:
+            # A subclass that answers in its own way (a program built on this one, a test's
+            # planted bug) sees every request: the kept answers are this class's.
+            return self._read_line(raw, None)
         # The id by hand, as LineMemo finds it: a regular expression takes longer.
         comma = raw.find(b",", 6, 24) if raw.startswith(b'{"id":') else -1
         digits = raw[6:comma]
