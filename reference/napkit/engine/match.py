@@ -113,7 +113,11 @@ class MatchState(NamedTuple):
         """The match after ``action``; :class:`IllegalActionError` if it is not allowed."""
         if self.phase == HAND and self.hand is not None:
             hand = self.hand.apply(action)
-            return _after_hand(self, hand) if hand.is_over() else self._replace(hand=hand)
+            if hand.is_over():
+                return _after_hand(self, hand)
+            # self._replace(hand=hand), built in one step: a match asks it at every action
+            # of its hands.
+            return tuple.__new__(type(self), (*self[:_HAND_FIELD], hand, *self[_HAND_FIELD + 1:]))
         if self.phase == FIRST_DEALER:
             return _choose_dealer(self, action)
         if self.phase == PREPARE:
@@ -137,6 +141,9 @@ class MatchState(NamedTuple):
 
     def __repr__(self) -> str:
         return f"<MatchState {self.game.id} {self.phase_name} hands={self.played}>"
+
+
+_HAND_FIELD = MatchState._fields.index("hand")
 
 
 def new_match(game: Game, hands: int | None = None, chips: int | None = None) -> MatchState:

@@ -148,15 +148,22 @@ def _widow_seen(state: HandData, seat: int) -> int | None:
     """
     if not state.seen >> seat & 1:
         return None
-    for _, action in state.history:
+    # The hand's first deal: the chain of actions runs from the last back to the first, so the
+    # last deal met on the way (read so, not as the history tuple, which a view would build).
+    deal: Deal | None = None
+    node = state.log
+    while node:
+        node, (_, action) = node
         if isinstance(action, Deal):
-            # The widow is the card dealt apart: recover it from the deal as the engine did.
-            rules = state.game.rules
-            if not rules.widow:
-                return None
-            if (rules.widow is not None and rules.widow.dealt == "before-hands"):
-                return action.pack[0]
-            return action.pack[5 * len(state.order)]
+            deal = action
+    if deal is not None:
+        # The widow is the card dealt apart: recover it from the deal as the engine did.
+        rules = state.game.rules
+        if not rules.widow:
+            return None
+        if (rules.widow is not None and rules.widow.dealt == "before-hands"):
+            return deal.pack[0]
+        return deal.pack[5 * len(state.order)]
     return None
 
 

@@ -431,12 +431,11 @@ class BiasedPlayer:
     def _best_or_worst(self, view: PlayerView) -> Action:
         """The declarer plays their strongest card (trumps first), the opponents their
         weakest; reversed in a misère, where the declarer wants to lose every trick."""
-        trumps = view.trumps
         bid = self._bid(view.contract or "")
+        order = _strength_order(view.trumps)
 
-        def strength(action: Action) -> tuple[int, int]:
-            card = action.card if isinstance(action, Play) else 0
-            return (1 if card // 13 == trumps else 0, card % 13)
+        def strength(action: Action) -> int:
+            return order[action.card if isinstance(action, Play) else 0]
 
         best = (view.seat == view.declarer) != bid.misere
         return (max if best else min)(view.legal_actions, key=strength)
@@ -452,13 +451,14 @@ class BiasedPlayer:
         plays = [a for a in legal if isinstance(a, Play)]
         if not plays:
             return legal[0]
+        order = _strength_order(trumps)
 
-        def strength(card: int) -> tuple[int, int]:
-            return (1 if card // 13 == trumps else 0, card % 13)
+        def strength(action: Play) -> int:
+            return order[action.card]
 
         if not view.trick:
             pick = min if bid.misere and declaring else max
-            return pick(plays, key=lambda a: strength(a.card))
+            return pick(plays, key=strength)
         top = view.trick[0]
         seats = trick_seats(view)
         top_seat = seats[0]
@@ -475,13 +475,26 @@ class BiasedPlayer:
         if bid.misere:
             if declaring:
                 ducks = [a for a in plays if not beats(a.card)]
-                return max(ducks or plays, key=lambda a: strength(a.card))
-            return min(plays, key=lambda a: strength(a.card))
+                return max(ducks or plays, key=strength)
+            return min(plays, key=strength)
         ours = (top_seat == view.declarer) == declaring
         winners = [a for a in plays if beats(a.card)]
         if winners and not ours:
-            return min(winners, key=lambda a: strength(a.card))
-        return min(plays, key=lambda a: strength(a.card))
+            return min(winners, key=strength)
+        return min(plays, key=strength)
+
+
+def _strength_order(trumps: int) -> tuple[int, ...]:
+    """By card: its place in the biased player's order of strength, a trump above every
+    other card, then by rank (as the pair (is a trump, rank), equal where the pairs are)."""
+    order = _STRENGTH.get(trumps)
+    if order is None:
+        order = _STRENGTH[trumps] = tuple((c // 13 == trumps) * 13 + c % 13 for c in range(52))
+    return order
+
+
+# _strength_order's tables, by trumps (fill-once and pure, as _CHEAPEST).
+_STRENGTH: dict[int, tuple[int, ...]] = {}
 
 
 def hand_worth(hand: Sequence[int]) -> float:
