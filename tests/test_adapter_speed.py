@@ -180,3 +180,22 @@ def test_the_last_games_used_are_kept(monkeypatch: pytest.MonkeyPatch) -> None:
         assert answer == {"id": ident, "type": "ok"}
     assert list(adapter.made) == [("pagat", 5, ()), ("pagat", 3, ())]
     assert adapter.made[("pagat", 3, ())] is Game.create("pagat", 3)
+
+
+def test_a_subclass_that_answers_its_own_way_sees_every_request() -> None:
+    # A program built on napkit's adapter (a test's planted bug, a house variant) overrides
+    # handle: the lines it has answered before must still reach it.
+    class Counting(Adapter):
+        asked = 0
+
+        def handle(self, request: object) -> dict[str, object]:
+            self.asked += 1
+            return super().handle(request)
+
+    counting, plain = Counting(), Adapter()
+    requests = [line(0, {"type": "hello", "protocol": "napkit-adapter/1"})]
+    requests += [line(i, {"type": "legal"}) for i in range(1, 6)]
+    for raw in requests:
+        assert counting.handle_line(raw) == plain.handle_line(raw)
+    assert counting.asked == len(requests)
+    assert plain.known  # the plain adapter did keep the legal line

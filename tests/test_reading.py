@@ -62,6 +62,10 @@ def test_any_bytes_decoded_as_text_give_a_value_or_a_read_error(data: bytes) -> 
      "here (the text ends too soon"),
     ('{"a": 1} x', "line 1, column 10", "more text after the value"),
     ("  \n", "$", "the text is empty (no JSON value)"),
+    # A fraction, then a syntax error: the second reading, which says where the fraction is,
+    # meets the syntax error first (it once escaped as Python's JSONDecodeError).
+    ('{"id": 1.0,}', "line 1, column 12", "a key in double quotes was expected here"),
+    ("[1.5, ]", "line 1, column 7", "a value was expected here"),
 ])
 def test_each_refusal_says_where_and_what(text: str, where: str, message: str) -> None:
     with pytest.raises(ReadError) as caught:

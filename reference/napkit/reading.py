@@ -147,9 +147,12 @@ def loads(text: str, *, whole: bool = True) -> Any:
     if text.startswith(BOM):
         text = text[1:]
     try:
-        value = (_WHOLE_DECODER if whole else _ANY_DECODER).decode(text)
-    except _RefusedError:
-        return _locate(text, whole)
+        try:
+            value = (_WHOLE_DECODER if whole else _ANY_DECODER).decode(text)
+        except _RefusedError:
+            # Read again to say where; a syntax error after what was refused (``{"a":1.0,}``)
+            # is met there, and is reported as any syntax error is.
+            return _locate(text, whole)
     except json.JSONDecodeError as exc:
         if not text.strip():
             raise ReadError("$", "the text is empty (no JSON value)", "syntax") from None

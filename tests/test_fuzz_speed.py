@@ -1,0 +1,163 @@
+"""The shortcuts of napkit fuzz's asking side give the answers the full path gives.
+
+- :class:`napkit.reading.LineMemo`: a line read again but for its id reads as a line read
+  afresh would, and a line it must refuse is refused every time;
+- :data:`napkit.conform.process.Expected`: a legal answer that is exactly the line napkit's
+  adapter writes is taken without being read; any other line, however close, is read;
+- ``Session.post``: a batch sent ahead and read later gets the answers ``call_many`` gets;
+- the legal check of the fuzzer: the engine's order, another order, a set that differs, a
+  value of the wrong type.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import sys
+from typing import Any
+
+import pytest
+from napkit.adapter import supports
+from napkit.conform.campaign import episode_seed
+from napkit.conform.fuzz import (
+    Games,
+    Prober,
+    _LegalCheck,
+    as_json,
+    draw_episode,
+    expectations,
+    plan,
+    scope_of,
+)
+from napkit.conform.process import ProcessChannel, Session, process_opener
+from napkit.conform.runner import DisagreementError
+from napkit.conform.shrink import Choices
+from napkit.engine.game import Game
+from napkit.engine.hand import HandState
+from napkit.engine.state import CHANCE
+from napkit.reading import LineMemo, ReadError, loads
+from napkit.spec.catalog import default_spec
+
+KINDS = frozenset({"legal", "illegal", "outcome", "match"})
+ADAPTER = [sys.executable, "-m", "napkit.adapter"]
+
+
+def _read(memo: LineMemo, raw: bytes) -> Any:
+    try:
+        return memo.read(raw)
+    except (ReadError, UnicodeDecodeError) as exc:
+        return type(exc).__name__
+
+
+def _afresh(raw: bytes) -> Any:
+    try:
+        return loads(raw.decode())
+    except (ReadError, UnicodeDecodeError) as exc:
+        return type(exc).__name__
+
+
+@pytest.mark.parametrize("body", [
+    b'"type":"accepted"}', b'"type":"legal","turn":2,"actions":[{"type":"pass"}]}',
+    b'"type":"accepted","id":4}', b'"type":"accepted"', b'"x":1.5}', b'"x":NaN}',
+    b'"x":"\xff"}', b'"a":1,"a":2}', b'"x":123456789012345678}', b'}',
+])
+def test_a_line_read_again_reads_as_a_line_read_afresh(body: bytes) -> None:
+    memo = LineMemo()
+    for ident in (b"7", b"0", b"8", b"07", b"-3", b"1.0", b"9007199254740991",
+                  b"9007199254740992", b"12345678901234567", b"7"):
+        raw = b'{"id":' + ident + b"," + body
+        assert _read(memo, raw) == _afresh(raw), raw
+
+
+def test_a_line_memo_forgets_when_full_and_still_reads_right() -> None:
+    memo = LineMemo(size=3)
+    lines = [b'{"id":%d,"type":"t%d"}' % (i, i % 5) for i in range(40)]
+    for raw in lines:
+        assert memo.read(raw) == loads(raw.decode())
+    assert len(memo.known) <= 3
+
+
+def _state() -> HandState:
+    game = Game.create("classic", 4)
+    state = game.new_hand(0)
+    while state.turn == CHANCE:
+        state = state.apply(state.sample_chance(random.Random(3)))
+    return state
+
+
+class _Stub(ProcessChannel):
+    """A ProcessChannel's reading, without a process."""
+
+    def __init__(self) -> None:  # nothing of the process is needed
+        self._lines = LineMemo()
+        self._stderr = bytearray()
+
+
+def test_the_expected_line_is_taken_and_any_other_is_read() -> None:
+    state = _state()
+    check = _LegalCheck("step 1", state.turn, state)
+    tail, value = check.expect()
+    request = {"id": 41, "type": "legal"}
+    channel = _Stub()
+    exact = b'{"id":41' + tail
+    # napkit's adapter writes exactly that line: the expected value, nothing read.
+    assert exact == json.dumps({"id": 41, **value}, separators=(",", ":")).encode()
+    got = channel._parse(exact, request, check.expect)
+    assert got == {"id": 41, **value}
+    assert channel._lines.known == {}
+    # Spaces, another id, another order: read as any line is, and equal where it should be.
+    spaced = json.dumps({"id": 41, **value}).encode()
+    assert channel._parse(spaced, request, check.expect) == got
+    other_id = channel._parse(b'{"id":42' + tail, request, check.expect)
+    assert isinstance(other_id, dict) and other_id["id"] == 42
+    reordered = json.dumps({"id": 41, "type": "legal", "turn": value["turn"],
+                            "actions": value["actions"][::-1]},
+                           separators=(",", ":")).encode()
+    read = channel._parse(reordered, request, check.expect)
+    assert isinstance(read, dict) and read["actions"] == value["actions"][::-1]
+
+
+def test_the_legal_check_takes_any_order_and_refuses_another_set_or_type() -> None:
+    state = _state()
+    seat = state.turn
+    expected = [as_json(a) for a in state.legal_actions()]
+    assert len(expected) > 1
+    check = _LegalCheck("step 1", seat, state)
+    answer = {"id": 1, "type": "legal", "turn": seat}
+    assert check({**answer, "actions": list(expected)}) == ""
+    assert check({**answer, "actions": expected[::-1]}) == ""
+    with pytest.raises(DisagreementError, match="legal actions differ"):
+        check({**answer, "actions": expected[1:]})
+    with pytest.raises(DisagreementError, match="whose turn"):
+        check({**answer, "turn": (seat + 1) % 4, "actions": expected})
+    with pytest.raises(DisagreementError, match="whose turn"):
+        # true is not seat 1, though Python takes True == 1.
+        _LegalCheck("step 1", 1, state)({**answer, "turn": True, "actions": expected})
+
+
+def _episodes(count: int) -> list[Any]:
+    scope = scope_of(supports(), default_spec().rulesets)
+    games, prober = Games(default_spec().rulesets), Prober()
+    return [draw_episode(scope, games, prober, Choices(seed=episode_seed(5, i)), i)
+            for i in range(count)]
+
+
+def test_posted_batches_get_the_answers_asked_ones_get() -> None:
+    episodes = _episodes(6)
+    asked = Session(process_opener(ADAPTER), 30.0)
+    posted = Session(process_opener(ADAPTER), 30.0)
+    asked.open()
+    posted.open()
+    try:
+        for episode in episodes:
+            requests = plan(episode, KINDS)
+            bodies = [r for _, r, _ in requests]
+            plain = asked.call_many(bodies)
+            sent = posted.post(bodies, expectations(requests))
+            ahead = posted.call_many(bodies, posted=sent)
+            assert ahead == plain
+            for (_, _, check), answer in zip(requests, ahead, strict=True):
+                check(answer)  # raises DisagreementError on a wrong answer
+    finally:
+        asked.close()
+        posted.close()
