@@ -102,5 +102,11 @@ def act(state: P, seat: int | None, action: Action) -> P:
     if not state.is_over():
         refusal = turn_refusal(state.turn, seat)
         if refusal is not None:
-            raise refusal
+            try:
+                raise refusal
+            finally:
+                # Not kept by this frame, which the traceback keeps: the error and the frame
+                # would hold each other, and with the frame its callers' (a whole fuzzed
+                # episode), until the cyclic collector came round.
+                del refusal
     return state.apply(action)

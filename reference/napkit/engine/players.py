@@ -525,10 +525,16 @@ def mask_worth(mask: int) -> float:
     hearts = parts.get(mask >> 13 & 0x1FFF) or _worth_parts(mask >> 13 & 0x1FFF)
     clubs = parts.get(mask >> 26 & 0x1FFF) or _worth_parts(mask >> 26 & 0x1FFF)
     diamonds = parts.get(mask >> 39 & 0x1FFF) or _worth_parts(mask >> 39 & 0x1FFF)
-    suits = (spades, hearts, clubs, diamonds)
-    # The longest suit (the first of equals), by the same sums as _worth_of's; then every
-    # card's part in card order, added up by one sum() as there: the same floats.
-    trumps = max(range(4), key=lambda s: suits[s][0])
+    # The longest suit, by the same sums as _worth_of's, the first of equals (as max() picks
+    # it: a later suit only if longer); then every card's part in card order, added up by one
+    # sum() as there: the same floats.
+    trumps, top = 0, spades[0]
+    if hearts[0] > top:
+        trumps, top = 1, hearts[0]
+    if clubs[0] > top:
+        trumps, top = 2, clubs[0]
+    if diamonds[0] > top:
+        trumps = 3
     return sum(spades[1][trumps == 0] + hearts[1][trumps == 1]
                + clubs[1][trumps == 2] + diamonds[1][trumps == 3])
 

@@ -82,7 +82,10 @@ def apply_buy(state: H, action: Action) -> H:
     cards = action.cards
     missing = not_held(hand, cards, seat)
     if missing is not None:
-        raise missing
+        try:
+            raise missing
+        finally:
+            del missing  # not kept by this frame, which the traceback keeps (see acting.act)
     log = (state.log, (seat, action))
     if cards == 0:
         return _next_buyer(replace(state, log=log))

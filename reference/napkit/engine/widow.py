@@ -136,7 +136,10 @@ def apply_discard(state: H, action: Action) -> H:
         raise IllegalActionError("NAP-2.1.1", f"{card!r} is not a card")
     missing = not_held(hand, 1 << card, declarer, "the declarer")
     if missing is not None:
-        raise missing
+        try:
+            raise missing
+        finally:
+            del missing  # not kept by this frame, which the traceback keeps (see acting.act)
     if state.pending >> card & 1:
         raise IllegalActionError(
             "NAP-6.3.1", f"a declarer who must take the {state.game.rules.widow_name} discards "
