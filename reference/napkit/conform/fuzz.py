@@ -28,7 +28,7 @@ import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import partial
-from typing import Any, NamedTuple, NoReturn
+from typing import Any, NamedTuple, NoReturn, TypeVar
 
 from napkit.conform.breaches import Breach, possible_breaches, refusal
 from napkit.conform.process import Expected, ProtocolError, Session, vouch
@@ -438,6 +438,19 @@ _KEYS: dict[Action, tuple[tuple[str, Any], ...] | None] = {}
 _AS_JSON_BY_ID: dict[int, tuple[Action, JSONObject]] = {}
 
 
+_T = TypeVar("_T")
+#: How many entries each of the fuzzer's memos of actions keeps: the actions of play recur,
+#: but a purchase can be any set of cards, and a campaign runs for hours.
+MEMO_SIZE = 65536
+
+
+def _kept(memo: dict[Any, Any], value: _T) -> _T:
+    """``value``, after making room for it in ``memo`` (emptied when full)."""
+    if len(memo) >= MEMO_SIZE:
+        memo.clear()
+    return value
+
+
 def as_json(action: Action) -> JSONObject:
     """``action_to_json(action)``, remembered for a player's action. The object is shared:
     it is read, never changed."""
@@ -449,10 +462,8 @@ def as_json(action: Action) -> JSONObject:
         found = action_to_json(action)
         if isinstance(action, CHANCE_TYPES):
             return found
-        _AS_JSON[action] = found
-    if len(_AS_JSON_BY_ID) >= 65536:
-        _AS_JSON_BY_ID.clear()
-    _AS_JSON_BY_ID[id(action)] = (action, found)
+        _AS_JSON[action] = _kept(_AS_JSON, found)
+    _AS_JSON_BY_ID[id(action)] = _kept(_AS_JSON_BY_ID, (action, found))
     return found
 
 
@@ -462,7 +473,7 @@ def _key(action: Action) -> tuple[tuple[str, Any], ...] | None:
     items = as_json(action).items()
     key = None if any(isinstance(v, list) for _, v in items) else tuple(sorted(items))
     if not isinstance(action, CHANCE_TYPES):
-        _KEYS[action] = key
+        _KEYS[action] = _kept(_KEYS, key)
     return key
 
 
@@ -524,15 +535,20 @@ _TEXTS: dict[int, tuple[Action, bytes]] = {}
 _TEXT = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)
 
 
+_TEXTS_BY_VALUE: dict[Action, bytes] = {}  # the same for an action made anew (a bid, a buy)
+
+
 def _text(action: Action) -> bytes:
     known = _TEXTS.get(id(action))
     if known is not None and known[0] is action:
         return known[1]
-    text = _TEXT.encode(as_json(action)).encode()
-    if not isinstance(action, CHANCE_TYPES):
-        if len(_TEXTS) >= 65536:
-            _TEXTS.clear()
-        _TEXTS[id(action)] = (action, text)
+    if isinstance(action, CHANCE_TYPES):
+        return _TEXT.encode(as_json(action)).encode()
+    text = _TEXTS_BY_VALUE.get(action)
+    if text is None:
+        text = _TEXTS_BY_VALUE[action] = _kept(_TEXTS_BY_VALUE,
+                                               _TEXT.encode(as_json(action)).encode())
+    _TEXTS[id(action)] = _kept(_TEXTS, (action, text))
     return text
 
 
@@ -552,8 +568,8 @@ def apply_request(seat: int | None, action: Action) -> JSONObject:
         return {"type": "apply", "seat": seat, "action": as_json(action)}
     found = _APPLY.get((seat, action))
     if found is None:
-        found = _APPLY[(seat, action)] = {"type": "apply", "seat": seat,
-                                          "action": as_json(action)}
+        found = _APPLY[(seat, action)] = _kept(
+            _APPLY, {"type": "apply", "seat": seat, "action": as_json(action)})
     return found
 
 
