@@ -163,7 +163,10 @@ def _join(reports: list[dict[str, Any]], seconds: float,
             outcome.restarts += restarts
             return outcome
         stopped = "not replayed"
-    return Outcome(reach, None, seconds, stopped, restarts)
+    # The time played is the longest worker's campaign, counted as -j 1 counts its own: from
+    # its first episode, without starting napkit and the program (the workers play at once).
+    played = max((r["seconds"] for r in reports), default=seconds)
+    return Outcome(reach, None, played, stopped, restarts)
 
 
 def replayer(campaign: Campaign, shrink_seconds: float, do_shrink: bool
