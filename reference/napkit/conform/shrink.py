@@ -108,13 +108,30 @@ class Choices(random.Random):
     # these do.
     def randrange(self, start: int, stop: int | None = None, step: int = 1) -> int:
         if stop is None and step == 1 and type(start) is int and start > 0:
-            return self._randbelow(start)
+            bits = self._bits
+            if bits is None or start == 1:
+                return self._randbelow(start)
+            k = start.bit_length()  # _randbelow's draw, in line: the fuzzer asks at every step
+            value = bits(k)
+            while value >= start:
+                value = bits(k)
+            self._record(value)
+            return value
         return super().randrange(start, stop, step)
 
     def choice(self, seq: SupportsLenAndGetItem[_T]) -> _T:
-        if not len(seq):
+        n = len(seq)
+        if not n:
             raise IndexError("Cannot choose from an empty sequence")
-        return seq[self._randbelow(len(seq))]
+        bits = self._bits
+        if bits is None or n == 1:
+            return seq[self._randbelow(n)]
+        k = n.bit_length()  # _randbelow's draw, in line
+        value = bits(k)
+        while value >= n:
+            value = bits(k)
+        self._record(value)
+        return seq[value]
 
     def seed(self, a: object = None, version: int = 2) -> None:
         # Random.__init__ seeds; a Choices is seeded by its list, so there is nothing to do.
