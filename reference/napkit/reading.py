@@ -349,6 +349,7 @@ class LineMemo:
     :func:`loads` reads it. The values share what they hold with the memo: they are read,
     never changed. At most ``size`` lines are remembered (then it starts afresh).
 
+    >>> from napkit.reading import LineMemo
     >>> memo = LineMemo()
     >>> memo.read(b'{"id":1,"type":"accepted"}'), memo.read(b'{"id":2,"type":"accepted"}')
     ({'id': 1, 'type': 'accepted'}, {'id': 2, 'type': 'accepted'})
