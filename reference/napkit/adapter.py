@@ -36,6 +36,7 @@ from napkit.engine.state import CHANCE
 from napkit.errors import RuleError, SpecError, json_path
 from napkit.formats.records import hand_outcome
 from napkit.formats.values import FormatError, action_from_json, action_to_json
+from napkit.longrun import settle
 from napkit.reading import WHOLE, ReadError, loads, not_utf8
 from napkit.spec.catalog import default_spec
 from napkit.spec.rulesets import Ruleset
@@ -722,6 +723,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (SpecError, RuleError, OSError) as exc:
         print(f"napkit adapter: {exc}", file=sys.stderr)
         return 1
+    settle()
     try:
         return serve(sys.stdin.buffer, sys.stdout.buffer, adapter=Adapter(deals, seed, own))
     except (BrokenPipeError, KeyboardInterrupt):

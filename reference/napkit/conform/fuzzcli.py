@@ -26,6 +26,7 @@ from napkit.conform.process import ProtocolError, Session, process_opener
 from napkit.conform.reproducer import readable, reproducer_case
 from napkit.conform.suite import add_rulesets
 from napkit.errors import RuleError, SpecError, UsageError
+from napkit.longrun import settle
 from napkit.spec.catalog import default_spec
 from napkit.spec.house import load_ruleset_path
 from napkit.spec.rulesets import Ruleset
@@ -249,6 +250,7 @@ def _campaign(args: argparse.Namespace, campaign: Campaign, scope: Scope, seed: 
         if worker is not None:
             worker.tick(reach)
 
+    settle()
     try:
         outcome = campaign.run(hands, args.seconds, args.shard, tick,
                                shrink_seconds=args.shrink_seconds, do_shrink=not args.no_shrink,
