@@ -60,6 +60,8 @@ MAX_MATCH_STEPS = 2500
 PROBE_ODDS = 5
 #: One episode in MATCH_ODDS is a whole match, where the program plays matches.
 MATCH_ODDS = 4
+#: How many games (a ruleset, its options, a table size) the fuzzer keeps made.
+GAMES_KEPT = 2048
 
 
 # --- what the program plays ---------------------------------------------------------------------
@@ -219,15 +221,20 @@ class Games:
 
     def __init__(self, builtin: Iterable[str]) -> None:
         self.builtin = frozenset(builtin)
+        # The last GAMES_KEPT games used, the least recently used first: a campaign draws
+        # among tens of thousands (each choice of options, each table size), and its memory
+        # must stay flat however long it runs.
         self.made: dict[tuple[str, int, tuple[tuple[str, str], ...]], Game] = {}
 
     def get(self, ruleset: Ruleset, players: int, options: Mapping[str, str]) -> Game:
         key = (ruleset.id, players, tuple(sorted(options.items())))
-        game = self.made.get(key)
+        game = self.made.pop(key, None)
         if game is None:
             game = (Game.create(ruleset.id, players, options) if ruleset.id in self.builtin
                     else Game(ruleset, players, dict(options)))
-            self.made[key] = game
+            if len(self.made) >= GAMES_KEPT:
+                del self.made[next(iter(self.made))]
+        self.made[key] = game
         return game
 
 
@@ -252,19 +259,24 @@ class Prober:
     """The illegal tries: which breaches can arise in a game, and one drawn at a step."""
 
     def __init__(self, chance_tries: bool = True) -> None:
-        self.memo: dict[int, tuple[tuple[Breach, ...], tuple[Breach, ...]]] = {}
+        # By the game's identity, the game kept with its answer (so that its id is no other
+        # game's), emptied when it holds GAMES_KEPT.
+        self.memo: dict[int, tuple[Game, tuple[Breach, ...], tuple[Breach, ...]]] = {}
         # A program that makes its own chance events is never handed one: it is not asked to
         # refuse a bad pack either (spec/conformance.md 2.5).
         self.chance_tries = chance_tries
 
     def breaches(self, game: Game) -> tuple[tuple[Breach, ...], tuple[Breach, ...]]:
         """The hand breaches and the match breaches that can arise in ``game``."""
-        found = self.memo.get(id(game))
-        if found is None:
-            able = possible_breaches(game)
-            found = (tuple(b for b in able if b.find is not None),
-                     tuple(b for b in able if b.in_match is not None))
-            self.memo[id(game)] = found
+        known = self.memo.get(id(game))
+        if known is not None and known[0] is game:
+            return known[1], known[2]
+        able = possible_breaches(game)
+        found = (tuple(b for b in able if b.find is not None),
+                 tuple(b for b in able if b.in_match is not None))
+        if len(self.memo) >= GAMES_KEPT:
+            self.memo.clear()
+        self.memo[id(game)] = (game, *found)
         return found
 
     def draw(self, state: HandState | MatchState, rng: random.Random,
@@ -441,7 +453,7 @@ _AS_JSON_BY_ID: dict[int, tuple[Action, JSONObject]] = {}
 _T = TypeVar("_T")
 #: How many entries each of the fuzzer's memos of actions keeps: the actions of play recur,
 #: but a purchase can be any set of cards, and a campaign runs for hours.
-MEMO_SIZE = 65536
+MEMO_SIZE = 16384
 
 
 def _kept(memo: dict[Any, Any], value: _T) -> _T:
