@@ -84,3 +84,45 @@ def test_ctrl_c_during_record_leaves_the_file(seed: int, tmp_path: Path) -> None
     assert status == 130 and "interrupted" in err, err
     assert target.read_text(encoding="utf-8") == "what was there\n"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["hands.jsonl"]  # no temporary left
+
+
+def test_ctrl_c_in_a_weak_dictionarys_callback_is_raised_after_it() -> None:
+    # The engine keeps its games in a weak dictionary; a game let go runs the dictionary's
+    # callback, and a KeyboardInterrupt raised there would be printed and dropped (seen once
+    # in test_ctrl_c_during_conform). The handler sends it again once the callback is done.
+    import threading
+    import weakref
+    from types import FrameType
+
+    from napkit.cli import interrupt
+
+    class Thing:
+        pass
+
+    frames: list[FrameType] = []
+
+    def watch(frame: FrameType, event: str, _arg: object) -> None:
+        if event == "call" and frame.f_code.co_name in ("remove", "_remove"):
+            frames.append(frame)
+
+    games: weakref.WeakValueDictionary[int, Thing] = weakref.WeakValueDictionary()
+    members: weakref.WeakSet[Thing] = weakref.WeakSet()
+    one, two = Thing(), Thing()
+    games[1] = one
+    members.add(two)
+    sys.setprofile(watch)
+    try:
+        del one, two
+    finally:
+        sys.setprofile(None)
+    assert len(frames) == 2
+    assert all(interrupt._swallowing(frame) for frame in frames)
+    assert not interrupt._swallowing(sys._getframe())
+    assert threading.current_thread() is threading.main_thread()
+    previous = signal.signal(signal.SIGINT, interrupt._on_sigint)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            interrupt._on_sigint(signal.SIGINT, frames[0])  # returns: sent again
+            time.sleep(5)  # the second SIGINT ends this at once
+    finally:
+        signal.signal(signal.SIGINT, previous)

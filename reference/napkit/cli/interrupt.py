@@ -2,7 +2,8 @@
 
 Python turns SIGINT into a KeyboardInterrupt raised wherever the interpreter happens to be.
 When that is inside a callback the interpreter calls on its own (the weakref callback that
-drops an import's module lock, a ``__del__``), the exception is printed as "Exception
+drops an import's module lock, or one that drops a dead entry of a weak dictionary, a
+``__del__``), the exception is printed as "Exception
 ignored" and dropped, and the command runs on to its end as if no key had been pressed (seen
 in a test that interrupts ``napkit conform`` while it imports the fuzzer's modules).
 
@@ -14,19 +15,29 @@ Ctrl-C has come, for a last check when a command ends.
 
 from __future__ import annotations
 
+import os
 import signal
 import threading
 from types import FrameType
 
 _COUNT = 0
-# Where a KeyboardInterrupt would be swallowed: importlib's callback that drops a module lock.
-_SWALLOWING = {("<frozen importlib._bootstrap>", "cb")}
+# Where a KeyboardInterrupt would be swallowed, by file name and function: importlib's
+# callback that drops a module lock, and the callbacks by which a weak dictionary or set
+# forgets what has died (the engine keeps its games in one: a game let go runs it, seen in a
+# test that interrupts ``napkit conform``).
+_SWALLOWING = {("<frozen importlib._bootstrap>", "cb"), ("weakref.py", "remove"),
+               ("_weakrefset.py", "_remove")}
 _AGAIN = 0.01  # seconds
+
+
+def _swallowing(frame: FrameType) -> bool:
+    code = frame.f_code
+    return (os.path.basename(code.co_filename), code.co_name) in _SWALLOWING
 
 
 def _on_sigint(signum: int, frame: FrameType | None) -> None:
     global _COUNT  # noqa: PLW0603
-    if frame is not None and (frame.f_code.co_filename, frame.f_code.co_name) in _SWALLOWING:
+    if frame is not None and _swallowing(frame):
         # Again, a moment later, from another thread (raised here and now it would land in
         # this very callback): the callback takes microseconds.
         again = threading.Timer(_AGAIN, signal.pthread_kill,
