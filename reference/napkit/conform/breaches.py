@@ -530,13 +530,10 @@ def possible_breaches(game: Game) -> tuple[Breach, ...]:
     found = game.memo.get(_POSSIBLE)
     if found is None:
         # A house ruleset (napkit.spec) is its own object; a built-in one is found by id.
-        if isinstance(game.ruleset, Ruleset):
-            ruleset = game.ruleset
-            params = cast(JSONObject, game.params)  # ruleset.resolve(dict(game.options))
-        else:
-            ruleset = default_spec().rulesets[game.id]
-            params = ruleset.resolve(dict(game.options))
-        found = game.memo[_POSSIBLE] = _possible(ruleset, params)
+        ruleset = (game.ruleset if isinstance(game.ruleset, Ruleset)
+                   else default_spec().rulesets[game.id])
+        # The parameters the game resolved: ruleset.resolve(dict(game.options)).
+        found = game.memo[_POSSIBLE] = _possible(ruleset, cast(JSONObject, game.params))
     return found
 
 

@@ -152,19 +152,23 @@ class Campaign:
               posted: list[JSONObject] | None = None) -> tuple[Disagreement | None, int]:
         """The program's verdict on an episode (it is started again first if it died);
         ``posted``: its requests, as :meth:`post` sent them already."""
-        if posted is None and not self.session.alive:
-            self.restarts += 1
-            self.session.open()  # ProtocolError if it cannot be started: the caller's
+        if posted is None:
+            self._started()
         verdict = check_episode(episode, self.session, requests, posted)
         return verdict.disagreement, verdict.unnamed
 
     def post(self, requests: Plan) -> list[JSONObject]:
         """Send an episode's requests without waiting for the answers (the program is started
         again first if it died): :meth:`check` with what this returns judges them."""
+        self._started()
+        return self.session.post([r for _, r, _ in requests], expectations(requests))
+
+    def _started(self) -> None:
+        """The program started again if it died (ProtocolError if it cannot be: the
+        caller's)."""
         if not self.session.alive:
             self.restarts += 1
             self.session.open()
-        return self.session.post([r for _, r, _ in requests], expectations(requests))
 
     def run(self, hands: int | None, seconds: float | None, shard: tuple[int, int] = (1, 1),
             on_episode: Callable[[Reach], None] | None = None,
@@ -230,9 +234,7 @@ class Campaign:
         return Outcome(reach, None, time.monotonic() - began, stopped, self.restarts)
 
     def _with_program_chance(self, index: int) -> tuple[Episode, Disagreement | None, int]:
-        if not self.session.alive:
-            self.restarts += 1
-            self.session.open()
+        self._started()
         rng = Choices(seed=episode_seed(self.seed, index))
         episode, verdict = check_with_program_chance(self.scope, self.games, self.prober, rng,
                                                      index, self.session)

@@ -170,14 +170,17 @@ class ProcessChannel:
         ``bodies``: the requests without their ids (each request is its body with ``id``
         first), whose text is remembered (see :meth:`_encoded`); ``expected``: what each
         answer is expected to be, where the caller knows (see :data:`Expected`)."""
-        pending = self._encoded(requests, bodies)
+        self._sent = (requests, self._write_some(self._encoded(requests, bodies)), expected)
+
+    def _write_some(self, pending: memoryview) -> memoryview:
+        """What is left of ``pending`` once the program's input has taken what it takes now
+        (nothing if it has closed it: reading then tells why)."""
         try:
-            pending = pending[os.write(self._in, pending[:1 << 16]):]
+            return pending[os.write(self._in, pending[:1 << 16]):]
         except BlockingIOError:
-            pass
-        except OSError:  # EPIPE: it has gone; the exchange tells how
-            pending = memoryview(b"")
-        self._sent = (requests, pending, expected)
+            return pending
+        except OSError:  # EPIPE: it has closed its input, or exited
+            return memoryview(b"")
 
     def _encoded(self, requests: Sequence[JSONObject],
                  bodies: Sequence[JSONObject] | None = None) -> memoryview:
@@ -246,12 +249,7 @@ class ProcessChannel:
             if not readable and not writable:
                 raise self._late(request, bool(pending))
             if writable:
-                try:
-                    pending = pending[os.write(self._in, pending[:1 << 16]):]
-                except BlockingIOError:
-                    pass
-                except OSError:  # EPIPE: it has closed its input, or exited; reading tells
-                    pending = memoryview(b"")
+                pending = self._write_some(pending)
             for fd in readable:
                 self._read(fd, request)
 
@@ -520,7 +518,13 @@ class Session:
         channel = self.channel
         if channel is None:
             raise ProtocolError("exited", "is not running")
-        first = self.next_id
+        return self._send(channel, requests, None, expected)
+
+    def _send(self, channel: Channel, requests: Sequence[JSONObject], first_id: int | None,
+              expected: Sequence[Expected | None] | None) -> list[JSONObject]:
+        """The requests numbered from ``first_id`` (default: the next id), sent as far as
+        the channel sends ahead (a process channel: what its pipe takes now)."""
+        first = self.next_id if first_id is None else first_id
         self.next_id = first + len(requests)
         numbered = [{"id": first + i, **r} for i, r in enumerate(requests)]
         send = getattr(channel, "send", None)
@@ -540,15 +544,8 @@ class Session:
         channel = self.channel
         if channel is None:
             raise ProtocolError("exited", "is not running")
-        if posted is not None:
-            numbered = posted
-        else:
-            first = self.next_id if first_id is None else first_id
-            self.next_id = first + len(requests)
-            numbered = [{"id": first + i, **r} for i, r in enumerate(requests)]
-            send = getattr(channel, "send", None)
-            if send is not None:
-                send(numbered, requests, expected)
+        numbered = (posted if posted is not None
+                    else self._send(channel, requests, first_id, expected))
         answers, error = channel.exchange(numbered, self.timeout)
         checked: list[JSONObject] = []
         for request, answer in zip(numbered, answers, strict=False):

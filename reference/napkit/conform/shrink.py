@@ -105,33 +105,16 @@ class Choices(random.Random):
 
     # random.Random's own randrange and choice, without their checks where the call is the
     # common one (one positive int; a non-empty sequence): they draw through _randbelow, as
-    # these do.
+    # Random's do.
     def randrange(self, start: int, stop: int | None = None, step: int = 1) -> int:
         if stop is None and step == 1 and type(start) is int and start > 0:
-            bits = self._bits
-            if bits is None or start == 1:
-                return self._randbelow(start)
-            k = start.bit_length()  # _randbelow's draw, in line: the fuzzer asks at every step
-            value = bits(k)
-            while value >= start:
-                value = bits(k)
-            self._record(value)
-            return value
+            return self._randbelow(start)
         return super().randrange(start, stop, step)
 
     def choice(self, seq: SupportsLenAndGetItem[_T]) -> _T:
-        n = len(seq)
-        if not n:
+        if not len(seq):
             raise IndexError("Cannot choose from an empty sequence")
-        bits = self._bits
-        if bits is None or n == 1:
-            return seq[self._randbelow(n)]
-        k = n.bit_length()  # _randbelow's draw, in line
-        value = bits(k)
-        while value >= n:
-            value = bits(k)
-        self._record(value)
-        return seq[value]
+        return seq[self._randbelow(len(seq))]
 
     def seed(self, a: object = None, version: int = 2) -> None:
         # Random.__init__ seeds; a Choices is seeded by its list, so there is nothing to do.
