@@ -438,17 +438,15 @@ def legal_json(state: HandState | MatchState) -> list[JSONObject]:
     return [as_json(a) for a in state.legal_actions()]
 
 
-# A player's action as JSON, and as the key its JSON compares by, made once each: the same
-# few hundred actions recur in every hand. (Chance's actions, with their packs, are not kept.)
-_AS_JSON: dict[Action, JSONObject] = {}
-_KEYS: dict[Action, tuple[tuple[str, Any], ...] | None] = {}
-
-
-# The same, found by the action's identity first: the engine lists the same action objects
-# again and again, and an action's hash is a Python call. Each entry keeps its action alive,
-# so that its id is not another's.
-_AS_JSON_BY_ID: dict[int, tuple[Action, JSONObject]] = {}
-
+# A player's action as JSON and as the text napkit's adapter writes of it, made once each:
+# the same few hundred actions recur in every hand (chance's, with their packs, are not
+# kept). Found by the action's identity first, then by its value: the engine lists the same
+# action objects again and again, and an action's hash is a Python call; an entry by
+# identity keeps its action alive, so that its id is not another's.
+_FACES: dict[Action, tuple[JSONObject, bytes]] = {}
+_FACES_BY_ID: dict[int, tuple[Action, tuple[JSONObject, bytes]]] = {}
+_KEYS: dict[Action, tuple[tuple[str, Any], ...] | None] = {}  # the key its JSON compares by
+_TEXT = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)
 
 _T = TypeVar("_T")
 #: How many entries each of the fuzzer's memos of actions keeps: the actions of play recur,
@@ -463,20 +461,35 @@ def _kept(memo: dict[Any, Any], value: _T) -> _T:
     return value
 
 
+def _face(action: Action) -> tuple[JSONObject, bytes]:
+    """A player's action's JSON and its text (see above)."""
+    known = _FACES_BY_ID.get(id(action))
+    if known is not None and known[0] is action:
+        return known[1]
+    face = _FACES.get(action)
+    if face is None:
+        value = action_to_json(action)
+        # A lone surrogate (a house bid's id) is kept as it is: napkit's adapter writes that
+        # line in ASCII, so it does not match, and is read.
+        text = _TEXT.encode(value).encode("utf-8", "surrogatepass")
+        face = _FACES[action] = _kept(_FACES, (value, text))
+    _FACES_BY_ID[id(action)] = _kept(_FACES_BY_ID, (action, face))
+    return face
+
+
 def as_json(action: Action) -> JSONObject:
     """``action_to_json(action)``, remembered for a player's action. The object is shared:
     it is read, never changed."""
-    known = _AS_JSON_BY_ID.get(id(action))
-    if known is not None and known[0] is action:
-        return known[1]
-    found = _AS_JSON.get(action)
-    if found is None:
-        found = action_to_json(action)
-        if isinstance(action, CHANCE_TYPES):
-            return found
-        _AS_JSON[action] = _kept(_AS_JSON, found)
-    _AS_JSON_BY_ID[id(action)] = _kept(_AS_JSON_BY_ID, (action, found))
-    return found
+    if isinstance(action, CHANCE_TYPES):
+        return action_to_json(action)
+    return _face(action)[0]
+
+
+def _text(action: Action) -> bytes:
+    """The action's JSON text as napkit's adapter writes it."""
+    if isinstance(action, CHANCE_TYPES):
+        return _TEXT.encode(action_to_json(action)).encode("utf-8", "surrogatepass")
+    return _face(action)[1]
 
 
 def _key(action: Action) -> tuple[tuple[str, Any], ...] | None:
@@ -539,29 +552,6 @@ class _LegalCheck:
                 if found is not None and found == keys:
                     return ""
         return _check_legal(answer, where=self.where, seat=self.seat, expected=expected)
-
-
-# A player's action's JSON text as napkit's adapter writes it, by the action's identity (the
-# engine lists the same action objects again and again; an action's hash is a Python call).
-_TEXTS: dict[int, tuple[Action, bytes]] = {}
-_TEXT = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)
-
-
-_TEXTS_BY_VALUE: dict[Action, bytes] = {}  # the same for an action made anew (a bid, a buy)
-
-
-def _text(action: Action) -> bytes:
-    known = _TEXTS.get(id(action))
-    if known is not None and known[0] is action:
-        return known[1]
-    if isinstance(action, CHANCE_TYPES):
-        return _TEXT.encode(as_json(action)).encode()
-    text = _TEXTS_BY_VALUE.get(action)
-    if text is None:
-        text = _TEXTS_BY_VALUE[action] = _kept(_TEXTS_BY_VALUE,
-                                               _TEXT.encode(as_json(action)).encode())
-    _TEXTS[id(action)] = _kept(_TEXTS, (action, text))
-    return text
 
 
 def expectations(requests: Plan) -> list[Expected | None]:
