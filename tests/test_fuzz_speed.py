@@ -2,8 +2,10 @@
 
 - :class:`napkit.reading.LineMemo`: a line read again but for its id reads as a line read
   afresh would, and a line it must refuse is refused every time;
-- :data:`napkit.conform.process.Expected`: a legal answer that is exactly the line napkit's
-  adapter writes is taken without being read; any other line, however close, is read;
+- :data:`napkit.conform.process.Expected`: an answer that is exactly the line napkit's
+  adapter writes is taken without being read or checked again; any other line, however
+  close, is read and checked;
+- a step keeps the legal actions its player chose among: they are its state's;
 - ``Session.post``: a batch sent ahead and read later gets the answers ``call_many`` gets;
 - the legal check of the fuzzer: the engine's order, another order, a set that differs, a
   value of the wrong type.
@@ -29,7 +31,7 @@ from napkit.conform.fuzz import (
     plan,
     scope_of,
 )
-from napkit.conform.process import ProcessChannel, Session, process_opener
+from napkit.conform.process import ProcessChannel, ProtocolError, Session, process_opener
 from napkit.conform.runner import DisagreementError
 from napkit.conform.shrink import Choices
 from napkit.engine.game import Game
@@ -95,7 +97,7 @@ class _Stub(ProcessChannel):
 
 def test_the_expected_line_is_taken_and_any_other_is_read() -> None:
     state = _state()
-    check = _LegalCheck("step 1", state.turn, state)
+    check = _LegalCheck(1, state.turn, state)
     tail, value = check.expect()
     request = {"id": 41, "type": "legal"}
     channel = _Stub()
@@ -122,7 +124,7 @@ def test_the_legal_check_takes_any_order_and_refuses_another_set_or_type() -> No
     seat = state.turn
     expected = [as_json(a) for a in state.legal_actions()]
     assert len(expected) > 1
-    check = _LegalCheck("step 1", seat, state)
+    check = _LegalCheck(1, seat, state)
     answer = {"id": 1, "type": "legal", "turn": seat}
     assert check({**answer, "actions": list(expected)}) == ""
     assert check({**answer, "actions": expected[::-1]}) == ""
@@ -132,7 +134,7 @@ def test_the_legal_check_takes_any_order_and_refuses_another_set_or_type() -> No
         check({**answer, "turn": (seat + 1) % 4, "actions": expected})
     with pytest.raises(DisagreementError, match="whose turn"):
         # true is not seat 1, though Python takes True == 1.
-        _LegalCheck("step 1", 1, state)({**answer, "turn": True, "actions": expected})
+        _LegalCheck(1, 1, state)({**answer, "turn": True, "actions": expected})
 
 
 def _episodes(count: int) -> list[Any]:
@@ -161,3 +163,55 @@ def test_posted_batches_get_the_answers_asked_ones_get() -> None:
     finally:
         asked.close()
         posted.close()
+
+
+def test_a_step_keeps_the_legal_actions_of_its_state() -> None:
+    steps = [step for episode in _episodes(40) for step in episode.steps]
+    assert any(step.legal for step in steps)
+    for step in steps:
+        assert step.legal is not None
+        assert step.legal == (() if step.seat is None else step.before.legal_actions())
+
+
+# Answers the handshake as napkit's adapter does, then each request with a line chosen by its
+# id: exactly napkit's "accepted", the same with a space, or the id of another request.
+_ANSWERING = """
+import json, sys
+from napkit.adapter import Adapter
+for line in sys.stdin:
+    n = json.loads(line)["id"]
+    if n == 0:
+        sys.stdout.write(Adapter().handle_line(line.encode()).decode())
+    elif n % 3 == 1:
+        sys.stdout.write('{"id":%d,"type":"accepted"}\\n' % n)
+    elif n % 3 == 2:
+        sys.stdout.write('{"id":%d, "type":"accepted"}\\n' % n)
+    else:
+        sys.stdout.write('{"id":%d,"type":"accepted"}\\n' % (n + 1))
+    sys.stdout.flush()
+"""
+
+
+def _accepted() -> tuple[bytes, dict[str, Any]]:
+    return b',"type":"accepted"}', {"type": "accepted"}
+
+
+def test_only_the_exact_expected_line_goes_unchecked() -> None:
+    session = Session(process_opener([sys.executable, "-c", _ANSWERING]), 30.0)
+    try:
+        session.open()
+        channel = session.channel
+        assert isinstance(channel, ProcessChannel)
+        requests = [{"type": "apply", "seat": 1, "action": {"type": "pass"}}] * 2
+        answers = session.call_many(requests, expected=[_accepted, _accepted])
+        # id 1: the exact line, taken as it is; id 2: a space more, read, and the same value.
+        assert answers == [{"id": 1, "type": "accepted"}, {"id": 2, "type": "accepted"}]
+        assert channel.exact == {0}
+        # id 3 is answered with id 4: that line is not the one expected, so it is read and
+        # checked, and the wrong id is found.
+        with pytest.raises(ProtocolError) as caught:
+            session.call_many(requests[:1], expected=[_accepted])
+        assert caught.value.what == "wrong-id"
+        assert channel.exact == set()
+    finally:
+        session.kill()

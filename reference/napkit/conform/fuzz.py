@@ -171,13 +171,15 @@ class Probe(NamedTuple):
 
 
 class Step(NamedTuple):
-    """One step of an episode: the state before it, who acts (None: chance) and what, and the
-    illegal actions tried first."""
+    """One step of an episode: the state before it, who acts (None: chance) and what, the
+    illegal actions tried first, and the legal actions there (``before.legal_actions()``, as
+    the player chose among them; None: not known, asked of ``before`` when wanted)."""
 
     before: HandState | MatchState
     seat: int | None
     action: Action
     probes: tuple[Probe, ...]
+    legal: tuple[Action, ...] | None = None
 
 
 @dataclass
@@ -369,11 +371,13 @@ def _draw_hand(game: Game, rng: random.Random, prober: Prober | None, index: int
     steps: list[Step] = []
     while not state.is_over():
         probes = prober.draw(state, rng) if prober is not None else ()
+        legal: tuple[Action, ...] = ()
         if state.turn == CHANCE:
             seat, action = None, chance.make(state, style, probes, len(steps))
         else:
-            seat, action = state.turn, player.choose(state.view(state.turn), rng)
-        steps.append(Step(state, seat, action, probes))
+            view = state.view(state.turn)
+            seat, action, legal = state.turn, player.choose(view, rng), view.legal_actions
+        steps.append(Step(state, seat, action, probes, legal))
         chance.step(len(steps) - 1, steps[-1])
         state = state.apply(action)
     final = prober.draw(state, rng) if prober is not None else ()
@@ -405,11 +409,13 @@ def _draw_match(game: Game, rng: random.Random, prober: Prober | None, index: in
             played = len(match.hands)
             style = Style.draw(rng)
             player = BiasedPlayer(game, style, sit_out)
+        legal: tuple[Action, ...] = ()
         if match.turn == CHANCE:
             seat, action = None, chance.make(match, style, probes, len(steps))
         else:
-            seat, action = match.turn, player.choose(seat_view(match, match.turn), rng)
-        steps.append(Step(match, seat, action, probes))
+            view = seat_view(match, match.turn)
+            seat, action, legal = match.turn, player.choose(view, rng), view.legal_actions
+        steps.append(Step(match, seat, action, probes, legal))
         chance.step(len(steps) - 1, steps[-1])
         match = match.apply(action)
     final = prober.draw(match, rng) if prober is not None and match.is_over() else ()
@@ -452,6 +458,12 @@ _T = TypeVar("_T")
 #: How many entries each of the fuzzer's memos of actions keeps: the actions of play recur,
 #: but a purchase can be any set of cards, and a campaign runs for hours.
 MEMO_SIZE = 16384
+
+
+# The legal actions' JSON list and text by the tuple's identity (kept with it, so that its id
+# is its own): the engine gives the same tuple again where play comes back to a point it has
+# listed (more than half of a campaign's legal lists). The lists are read, never changed.
+_LISTS: dict[int, tuple[Sequence[Action], list[JSONObject], bytes]] = {}
 
 
 def _kept(memo: dict[Any, Any], value: _T) -> _T:
@@ -511,27 +523,45 @@ class _LegalCheck:
     taken for true). :meth:`expect` gives the answer as napkit's adapter writes it
     (process.Expected): a line that is exactly that is not read at all."""
 
-    __slots__ = ("actions", "expected", "seat", "state", "where")
+    __slots__ = ("actions", "expected", "seat", "state", "step", "texts")
 
-    def __init__(self, where: str, seat: int | None, state: HandState | MatchState) -> None:
-        self.where = where
+    def __init__(self, step: int, seat: int | None, state: HandState | MatchState,
+                 legal: Sequence[Action] | None = None) -> None:
+        self.step = step
         self.seat = seat
         self.state = state
-        self.actions: Sequence[Action] = ()
+        self.actions: Sequence[Action] | None = legal  # None: asked of the state when wanted
         self.expected: list[JSONObject] | None = None
+        self.texts = b""
+
+    @property
+    def where(self) -> str:
+        return f"step {self.step}"
 
     def _expected(self) -> list[JSONObject]:
         if self.expected is None:
-            self.actions = () if self.state.turn == CHANCE else self.state.legal_actions()
-            self.expected = [as_json(a) for a in self.actions]
+            actions = self.actions
+            if actions is None:
+                state = self.state
+                actions = self.actions = () if state.turn == CHANCE else state.legal_actions()
+            known = _LISTS.get(id(actions))
+            if known is not None and known[0] is actions:
+                _, self.expected, self.texts = known
+            elif actions and not isinstance(actions[0], CHANCE_TYPES):
+                faces = list(map(_face, actions))  # each action's JSON and text, found once
+                self.expected = [face[0] for face in faces]
+                self.texts = b",".join([face[1] for face in faces])
+                _LISTS[id(actions)] = _kept(_LISTS, (actions, self.expected, self.texts))
+            else:
+                self.expected = [as_json(a) for a in actions]
+                self.texts = b",".join(map(_text, actions))
         return self.expected
 
     def expect(self) -> tuple[bytes, JSONObject]:
         expected = self._expected()
         vouch(expected)
         turn = b'"chance"' if self.seat is None else b"%d" % self.seat
-        texts = b",".join(map(_text, self.actions))
-        return (b',"type":"legal","turn":%s,"actions":[%s]}' % (turn, texts),
+        return (b',"type":"legal","turn":%s,"actions":[%s]}' % (turn, self.texts),
                 {"type": "legal", "turn": "chance" if self.seat is None else self.seat,
                  "actions": expected})
 
@@ -543,7 +573,7 @@ class _LegalCheck:
             got = answer.get("actions")
             if got is expected or got == expected:
                 return ""
-            keys = {_key(a) for a in self.actions}
+            keys = {_key(a) for a in self.actions or ()}
             if None not in keys and isinstance(got, list):
                 try:
                     found = frozenset(tuple(sorted(a.items())) for a in got)
@@ -554,9 +584,26 @@ class _LegalCheck:
         return _check_legal(answer, where=self.where, seat=self.seat, expected=expected)
 
 
+def _accepted() -> tuple[bytes, JSONObject]:
+    return b',"type":"accepted"}', {"type": "accepted"}
+
+
+def _ok() -> tuple[bytes, JSONObject]:
+    return b',"type":"ok"}', {"type": "ok"}
+
+
 def expectations(requests: Plan) -> list[Expected | None]:
-    """What each request's answer is expected to be, where known (process.Expected)."""
-    return [check.expect if isinstance(check, _LegalCheck) else None for _, _, check in requests]
+    """What each request's answer is expected to be, where known (process.Expected): the
+    legal actions, a step accepted, a start done."""
+    out: list[Expected | None] = []
+    for _, _, check in requests:
+        if isinstance(check, _LegalCheck):
+            out.append(check.expect)
+        elif isinstance(check, _AcceptedCheck):
+            out.append(_accepted)
+        else:
+            out.append(_ok if check is _check_ok else None)
+    return out
 
 
 _LEGAL_REQUEST: JSONObject = {"type": "legal"}  # shared: read, never changed
@@ -565,23 +612,65 @@ _APPLY: dict[tuple[int | None, Action], JSONObject] = {}
 
 def apply_request(seat: int | None, action: Action) -> JSONObject:
     """The request to apply ``action`` for ``seat``, one object for each player's action (the
-    process channel then encodes it once). Read, never changed."""
+    process channel then encodes it once). Read, never changed. Found by the action's
+    identity first, as :func:`_face` finds its JSON."""
     if isinstance(action, CHANCE_TYPES):
         return {"type": "apply", "seat": seat, "action": as_json(action)}
+    known = _APPLY_BY_ID.get((seat, id(action)))
+    if known is not None and known[0] is action:
+        return known[1]
     found = _APPLY.get((seat, action))
     if found is None:
         found = _APPLY[(seat, action)] = _kept(
             _APPLY, {"type": "apply", "seat": seat, "action": as_json(action)})
+    _APPLY_BY_ID[(seat, id(action))] = _kept(_APPLY_BY_ID, (action, found))
     return found
+
+
+_APPLY_BY_ID: dict[tuple[int | None, int], tuple[Action, JSONObject]] = {}
+
+
+class _AcceptedCheck:
+    """The check of a step's ``apply``: accepted (the runner's check words anything else)."""
+
+    __slots__ = ("action", "seat", "step")
+
+    def __init__(self, step: int, seat: int | None, action: Action) -> None:
+        self.step = step
+        self.seat = seat
+        self.action = action
+
+    def __call__(self, answer: JSONObject) -> str:
+        if answer["type"] == "accepted":
+            return ""
+        return _check_accepted(answer, f"step {self.step}", self.seat, as_json(self.action))
 
 
 def plan(episode: Episode, kinds: frozenset[str]) -> Plan:
     """Every request of an episode, in order, with the check of its answer."""
     out: Plan = [(Ref("start"), dict(episode.start), _check_ok)]
+    legal = "legal" in kinds
     for i, step in enumerate(episode.steps):
-        out += step_requests(i, step, kinds)
+        _plan_step(out, i, step, legal)
     out += end_requests(episode, kinds)
     return out
+
+
+def _plan_step(out: Plan, i: int, step: Step, legal: bool) -> None:
+    """Add the requests of step ``i`` to ``out``: before it (see :func:`before_step`), then
+    the step itself. Each Ref is built as a tuple (its class's constructor is a Python call,
+    and there is one for every request of a campaign)."""
+    state, seat, action, probes, actions = step
+    if legal:
+        out.append((_tuple(Ref, ("legal", i, 0)), _LEGAL_REQUEST,
+                    _LegalCheck(i, seat, state, actions)))
+    if probes:
+        out += _tries(i, probes)
+    out.append((_tuple(Ref, ("apply", i, 0)), apply_request(seat, action),
+                _AcceptedCheck(i, seat, action)))
+
+
+_tuple = tuple.__new__
 
 
 def before_step(i: int, step: Step | tuple[HandState | MatchState, int | None],
@@ -591,17 +680,17 @@ def before_step(i: int, step: Step | tuple[HandState | MatchState, int | None],
     state, seat = step[0], step[1]
     out: Plan = []
     if "legal" in kinds:
-        out.append((Ref("legal", i), _LEGAL_REQUEST, _LegalCheck(f"step {i}", seat, state)))
+        legal = step.legal if isinstance(step, Step) else None
+        out.append((Ref("legal", i), _LEGAL_REQUEST, _LegalCheck(i, seat, state, legal)))
     out += _tries(i, probes)
     return out
 
 
 def step_requests(i: int, step: Step, kinds: frozenset[str]) -> Plan:
     """The requests of step ``i``: before it, then the step itself."""
-    action = as_json(step.action)
-    return [*before_step(i, step, step.probes, kinds),
-            (Ref("apply", i), apply_request(step.seat, step.action),
-             partial(_check_accepted, where=f"step {i}", seat=step.seat, action=action))]
+    out: Plan = []
+    _plan_step(out, i, step, "legal" in kinds)
+    return out
 
 
 def end_requests(episode: Episode, kinds: frozenset[str]) -> Plan:
