@@ -14,6 +14,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from napkit.adapter import Adapter
 from napkit.conform.fastschema import definition_problems
 from napkit.conform.process import RESPONSE_TYPES, ProtocolError, Session, response_problem
@@ -32,6 +34,9 @@ from napkit.conform.runner import (
     RULE_NOT_NAMED,
     SKIPPED,
     CaseResult,
+    DisagreementError,
+    _alike,
+    _compare_hand,
     action_key,
     run_case,
     run_suite,
@@ -436,3 +441,43 @@ def test_a_program_that_cannot_be_restarted_fails_the_rest_without_hanging_the_r
     assert results[4].message == ("not run: the program could not be restarted (3 tries in a "
                                   "row failed)")
     assert len(starts) == 4
+
+
+def _played_outcome() -> dict[str, Any]:
+    import random
+
+    from napkit.engine.game import Game
+    from napkit.engine.players import play_out
+    from napkit.formats.records import hand_outcome
+    hand = play_out(Game.create("classic", 4).new_hand(dealer=0), random.Random(2))
+    return hand_outcome(hand)
+
+
+_HAND_OUTCOME = _played_outcome()
+_JSON = st.recursive(
+    st.none() | st.booleans() | st.integers(-3, 3) | st.sampled_from([0.0, -0.0, 1.0, 2.5])
+    | st.sampled_from(["", "a", "1"]),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(
+        st.sampled_from(["a", "b", "c"]), inner, max_size=3),
+    max_leaves=8)
+
+
+@settings(max_examples=400, deadline=None)
+@given(_JSON, _JSON)
+def test_the_outcome_shortcut_says_alike_only_of_the_same_json(a: Any, b: Any) -> None:
+    """runner._alike, the outcome comparison's shortcut, never passes two values whose JSON
+    texts differ (True is not 1, 1.0 is not 1, -0.0 is not 0.0)."""
+    if _alike(a, b):
+        assert json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True)
+    assert _alike(a, copy.deepcopy(a)) == (json.dumps(a) == json.dumps(copy.deepcopy(a))
+                                           and "NaN" not in json.dumps(a))
+
+
+@pytest.mark.parametrize(("a", "b"), [
+    (True, 1), (1, 1.0), (0.0, -0.0), ([1, True], [1, 1]), ({"a": 0}, {"a": False}),
+    ({"a": 1}, {"b": 1}), ([1], [1, 1])])
+def test_values_equal_in_python_but_not_in_json_differ_in_an_outcome(a: Any, b: Any) -> None:
+    assert not _alike(a, b)
+    expected = {**_HAND_OUTCOME, "pool": a}
+    with pytest.raises(DisagreementError, match=r"outcome\.pool"):
+        _compare_hand(expected, {**_HAND_OUTCOME, "pool": b})

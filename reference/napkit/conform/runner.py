@@ -327,10 +327,28 @@ def _compare_match(expected: JSONObject, got: JSONObject) -> None:
 
 
 def _same(where: str, expected: Any, got: Any) -> None:
-    # By JSON text: 1 and true, 0 and false are different answers.
-    if json.dumps(expected, sort_keys=True) != json.dumps(got, sort_keys=True):
+    # By JSON text: 1 and true, 0 and false are different answers. Values alike in type
+    # throughout are that text at once (an outcome has a score of them to compare).
+    if (not _alike(expected, got)
+            and json.dumps(expected, sort_keys=True) != json.dumps(got, sort_keys=True)):
         raise DisagreementError(where, f"expected {_json(expected)}, got {_json(got)}",
                                 expected, got)
+
+
+def _alike(a: Any, b: Any) -> bool:
+    """Whether two JSON values certainly have the same JSON text: equal, and of one type at
+    every level (so True is not 1, nor 1.0 one). A float is compared by its text (0.0 and
+    -0.0 are equal numbers, not the same text). False where that cannot tell."""
+    kind = type(a)
+    if kind is not type(b):
+        return False
+    if kind is list:
+        return len(a) == len(b) and all(map(_alike, a, b))
+    if kind is dict:
+        return a.keys() == b.keys() and all(_alike(v, b[k]) for k, v in a.items())
+    if kind is float:
+        return repr(a) == repr(b)
+    return bool(kind in (int, str, bool, type(None)) and a == b)
 
 
 # --- wording ----------------------------------------------------------------------------------
