@@ -23,7 +23,14 @@ from typing import Any, Protocol
 from napkit.engine import deal, play
 from napkit.engine.cards import clear_pack_sets, pack_mask
 from napkit.engine.hand import HandState, new_hand
-from napkit.engine.rules import BidRule, Rules, check_table, compile_rules, pack_rank
+from napkit.engine.rules import (
+    BidRule,
+    Rules,
+    check_table,
+    clear_pieces,
+    compile_rules,
+    pack_rank,
+)
 from napkit.errors import SetupError, SpecError
 
 __all__ = [
@@ -90,7 +97,10 @@ class Game:
     def __post_init__(self) -> None:
         try:
             values = self.ruleset.option_values(self.options)
-            params = self.ruleset.resolve(values)
+            # A ruleset that keeps its resolved values (napkit.spec's) shares them between
+            # games, and compile_rules then compiles each value once (see KeptParams).
+            kept = getattr(self.ruleset, "resolve_kept", None)
+            params = kept(values) if kept is not None else self.ruleset.resolve(values)
         except SpecError as exc:
             raise SetupError("NAP-10.1.1", f"{self.ruleset.id}: {exc.message}") from None
         object.__setattr__(self, "options", values)
@@ -159,10 +169,11 @@ _GAMES: weakref.WeakValueDictionary[int, Game] = weakref.WeakValueDictionary()
 
 def clear_memos() -> None:
     """Empty everything the engine remembers: the games :meth:`Game.create` keeps, each game's
-    memo, the card tables' pack sets, and the two identity checks of the hot paths (the play's
-    last listed state, the deal's last drawn pack). Play after this runs every function a memo
-    would let it skip, which is what napkit.spec.coverage's tracer needs, and nothing computed
-    before (by an engine since changed, as a conformance mutant changes it) is reused.
+    memo, the card tables' pack sets, the compiled fields of rules, and the two identity checks
+    of the hot paths (the play's last listed state, the deal's last drawn pack). Play after
+    this runs every function a memo would let it skip, which is what napkit.spec.coverage's
+    tracer needs, and nothing computed before (by an engine since changed, as a conformance
+    mutant changes it) is reused.
 
     Safe while other threads play: every memo is fill-once, so a thread that finds an entry
     gone works it out again."""
@@ -174,5 +185,6 @@ def clear_memos() -> None:
         if game is not None:
             game.memo.clear()
     clear_pack_sets()
+    clear_pieces()
     play.forget()
     deal.forget()

@@ -338,12 +338,67 @@ def _bids(r: _Reader, raw: object) -> tuple[BidRule, ...]:
     return tuple(bids)
 
 
+class KeptParams(dict[str, object]):
+    """Resolved parameters whose values are kept and shared between games, and never changed
+    (``napkit.spec.rulesets.Ruleset.resolve_kept`` gives them): :func:`compile_rules` reuses
+    what it compiled of each value, found by the value's identity."""
+
+
+# Each field of Rules, and the one top-level parameter it is compiled from (a test checks
+# that every field is here and that each depends on its parameter alone).
+_SOURCES: tuple[tuple[str, str], ...] = (
+    ("players", "players"), ("pack", "pack"), ("first_dealer", "first_dealer"),
+    ("packets", "packets"), ("widow", "widow"), ("preparation", "preparation"),
+    ("ante", "ante"), ("pool", "pool"), ("auction", "auction"),
+    ("throw_in_stakes", "throw_in"), ("peek", "peek"), ("purchase", "purchase"),
+    ("exchange", "exchange"), ("naming_void_allowed", "naming"),
+    ("naming_non_trump_binds", "naming"), ("bids", "bids"), ("match", "match"))
+
+#: How many compiled fields compile_rules keeps (of KeptParams): emptied when full.
+PIECES_KEPT = 4096
+
+# By (field, id of the parameter's value): the value (kept alive, so that no other takes its
+# id) and the field compiled from it. Filled only from a whole compile that succeeded, so a
+# value that fails is compiled again (and fails alike) every time; emptied by clear_memos.
+_PIECES: dict[tuple[str, int], tuple[object, Any]] = {}
+
+
+def clear_pieces() -> None:
+    """Forget the compiled fields kept (see :func:`napkit.engine.game.clear_memos`)."""
+    _PIECES.clear()
+
+
 def compile_rules(params: Mapping[str, object], file: str = "<ruleset>") -> Rules:
     """Turn a ruleset's resolved parameters into :class:`Rules`.
 
     Raises :class:`~napkit.errors.SpecError` naming the JSON path of any value the engine
     cannot read, a switch value its schema does not list above all.
     """
+    if type(params) is not KeptParams:
+        return _compile(params, file)
+    # A fuzzer builds a game of new options at nearly every episode, but each parameter reads
+    # few options, so its (shared) value recurs: each field is compiled once per value. Any
+    # field not kept: the whole is compiled, as for any parameters (the same errors first).
+    found: dict[str, Any] = {}
+    pieces = _PIECES
+    for name, source in _SOURCES:
+        value = params.get(source)
+        piece = pieces.get((name, id(value)))
+        if piece is None or piece[0] is not value:
+            break
+        found[name] = piece[1]
+    else:
+        return Rules(**found)
+    rules = _compile(params, file)
+    if len(pieces) >= PIECES_KEPT:
+        pieces.clear()
+    for name, source in _SOURCES:
+        value = params.get(source)
+        pieces[name, id(value)] = (value, getattr(rules, name))
+    return rules
+
+
+def _compile(params: Mapping[str, object], file: str) -> Rules:
     r = _Reader(file)
     widow = params.get("widow")
     w = r.obj(widow, "$.widow", optional=True)

@@ -13,6 +13,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from napkit.engine.rules import KeptParams
 from napkit.errors import ChoiceError, SpecError, json_path
 from napkit.spec.decisions import Register
 from napkit.spec.loading import JSON, JSONObject
@@ -92,19 +93,43 @@ class Ruleset:
     def resolve(self, choices: Mapping[str, str] | None = None) -> JSONObject:
         """The parameters with every switch replaced by its case and absent bids dropped."""
         values = self.option_values(choices)
-        resolved: JSONObject = {}
-        for key, value in self.params.items():
-            where: list[str | int] = ["params", key]
-            file = self.param_files.get(key, self.file)
-            if key == "bids" and isinstance(value, list):
-                resolved[key] = [
-                    _resolve(_without_condition(bid), values, file, [*where, i])
-                    for i, bid in enumerate(value)
-                    if bid_present(bid, values)
-                ]
-            else:
-                resolved[key] = _resolve(value, values, file, where)
+        return {key: self._resolve_key(key, values) for key in self.params}
+
+    def resolve_kept(self, values: Mapping[str, str]) -> KeptParams:
+        """:meth:`resolve` of every option's value (``values``, as :meth:`option_values`
+        gives them), each parameter's value kept and shared with every game of the same
+        choices of the options it reads: read it, never change it. A fuzzer builds a game of
+        new options at nearly every episode, but each parameter reads few options."""
+        plan = _PLANS.get(id(self))
+        if plan is None or plan[0] is not self:
+            plan = (self, tuple((key, tuple(sorted(_read_by(key, value))))
+                                for key, value in self.params.items()))
+            if len(_PLANS) >= RESOLVED_KEPT:
+                _PLANS.clear()
+            _PLANS[id(self)] = plan
+        kept = _RESOLVED
+        resolved = KeptParams()
+        for key, reads in plan[1]:
+            # The ruleset is in the key by its id and kept with the value, as in _PLANS.
+            ident = (id(self), key, tuple([values.get(name) for name in reads]))
+            known = kept.get(ident)
+            if known is not None and known[0] is self:
+                resolved[key] = known[1]
+                continue
+            value = resolved[key] = self._resolve_key(key, values)
+            if len(kept) >= RESOLVED_KEPT:
+                kept.clear()
+            kept[ident] = (self, value)
         return resolved
+
+    def _resolve_key(self, key: str, values: Mapping[str, str]) -> JSON:
+        value = self.params[key]
+        where: list[str | int] = ["params", key]
+        file = self.param_files.get(key, self.file)
+        if key == "bids" and isinstance(value, list):
+            return [_resolve(_without_condition(bid), values, file, [*where, i])
+                    for i, bid in enumerate(value) if bid_present(bid, values)]
+        return _resolve(value, values, file, where)
 
     def resolve_param(self, key: str, choices: Mapping[str, str] | None = None) -> JSON:
         """One parameter (not ``bids``), as :meth:`resolve` gives it, without resolving the
@@ -148,6 +173,30 @@ class Ruleset:
         for option in self.options.values():
             found.update(c.decision for c in option.cite if c.decision)
         return sorted(found)
+
+
+#: How many parameter values resolve_kept keeps (and rulesets it knows the reads of): each
+#: store is emptied when full, so that a campaign's memory stays flat.
+RESOLVED_KEPT = 4096
+
+# resolve_kept's memos. By ruleset id: the ruleset, and each parameter with the options it
+# reads. By (ruleset id, parameter, those options' values): the ruleset and the value.
+# Fill-once and pure: threads may fill one at once, each with an equal value.
+_PLANS: dict[int, tuple[Ruleset, tuple[tuple[str, tuple[str, ...]], ...]]] = {}
+_RESOLVED: dict[tuple[int, str, tuple[str | None, ...]], tuple[Ruleset, JSON]] = {}
+
+
+def _read_by(key: str, value: JSON) -> set[str]:
+    """The options whose values the resolution of parameter ``key`` (``value``) reads: its
+    switches', and the conditions of its bids (bid_present's reading, whatever their type)."""
+    found: set[str] = set()
+    _switches(value, found)
+    if key == "bids" and isinstance(value, list):
+        for bid in value:
+            condition = bid.get("only_when") if isinstance(bid, dict) else None
+            if isinstance(condition, dict):
+                found.add(str(condition.get("option")))
+    return found
 
 
 def is_switch(value: JSON) -> bool:
