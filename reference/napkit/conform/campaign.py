@@ -35,7 +35,7 @@ from napkit.conform.fuzz import (
 )
 from napkit.conform.process import ProtocolError, Session
 from napkit.conform.shrink import Choices, ShrinkResult, shrink
-from napkit.engine.actions import Buy, Peek, SitOut, TakeWidow
+from napkit.engine.actions import Action, Buy, Peek, SitOut, TakeWidow
 from napkit.engine.hand import HandState
 from napkit.engine.match import MatchState
 from napkit.spec import coverage
@@ -79,11 +79,20 @@ class Reach:
                 self.events["knock-out"] += 1
         elif isinstance(episode.final, HandState):
             finals = [episode.final]
+        # The looks, purchases and widows taken of the finished hands: read from the steps
+        # where they are all the hands' actions (a hand, a match played out), which is
+        # quicker than each hand's history, built for the asking.
+        whole = episode.over or not isinstance(episode.final, MatchState)
         for step in episode.steps:
-            for probe in step.probes:
-                self.breaches[probe.breach] += 1
-            if isinstance(step.action, SitOut):
+            if step.probes:
+                for probe in step.probes:
+                    self.breaches[probe.breach] += 1
+            action = step.action
+            kind = type(action)
+            if kind is SitOut:
                 self.events["sit-out"] += 1
+            elif whole and kind in _REACHED:
+                self._reached(action)
         for probe in episode.final_probes:
             self.breaches[probe.breach] += 1
         for hand in finals:
@@ -95,13 +104,21 @@ class Reach:
                 self.events["thrown in"] += 1
             elif result.contract is not None:
                 self.events[f"{result.contract} {'made' if result.made else 'defeated'}"] += 1
-            for _, action in hand.history:
-                if isinstance(action, Peek):
-                    self.events["look"] += 1
-                elif isinstance(action, Buy) and action.cards:
-                    self.events["purchase"] += 1
-                elif isinstance(action, TakeWidow):
-                    self.events["widow taken"] += 1
+            if not whole:
+                for _, action in hand.history:
+                    if type(action) in _REACHED:
+                        self._reached(action)
+
+    def _reached(self, action: Action) -> None:
+        if isinstance(action, Peek):
+            self.events["look"] += 1
+        elif isinstance(action, Buy) and action.cards:
+            self.events["purchase"] += 1
+        elif isinstance(action, TakeWidow):
+            self.events["widow taken"] += 1
+
+
+_REACHED = frozenset({Peek, Buy, TakeWidow})  # the actions Reach counts in a hand
 
 
 @dataclass
