@@ -162,16 +162,28 @@ def _not_held_as(state: HandState, make: Callable[[int], Action], phase: Phase,
         return []
     seat = state.turn
     hand = state.hands[seat]
+    others = hand_pack(state) & ~hand
+    out: Candidates = []
+    # A card is legal in the play when the engine's mask of playable cards holds it, which is
+    # what the play's apply checks (and nothing after it refuses): no next state is built.
+    plays = phase == PLAY and make is Play
+    if plays and (state.trick or state.tricks):
+        # Past the first lead that mask is the suit led where the hand holds it, else every
+        # card (playable: NAP-8.1.1, NAP-8.1.3). A card lifted in for one of its own suit
+        # leaves the hand holding the suit led or not, so it is playable whichever card it
+        # replaces, and each suit is told apart once instead of every pair being lifted (a
+        # play asks this at every card); tests/test_breaches_speed.py compares the two.
+        led = SUIT_BITS[state.trick[0] // 13] if state.trick else 0
+        follows = hand & led
+        for suit in SUIT_BITS:  # suit by suit, each card in card order, as below
+            if hand & suit & ~keep and (not follows or suit == led):
+                out += [(seat, make(card)) for card in cards_of(others & suit)]
+        return out
     # The lifted hands are built as lift_card builds them, from one list of the state's
     # fields and one of its hands, changed in place: a play asks this at every card.
     fields = list(state)
     held = list(state.hands)
     cls = type(state)
-    # A card is legal in the play when the engine's mask of playable cards holds it, which is
-    # what the play's apply checks (and nothing after it refuses): no next state is built.
-    plays = phase == PLAY and make is Play
-    out: Candidates = []
-    others = hand_pack(state) & ~hand
     for suit in SUIT_BITS:  # suit by suit, each card in card order: cards_of's order
         insteads = cards_of(hand & suit & ~keep)
         if not insteads:
