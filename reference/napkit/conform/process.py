@@ -224,6 +224,7 @@ class ProcessChannel:
         exact = self.exact = set()
         deadline = time.monotonic() + timeout
         while True:
+            before = len(answers)
             while len(answers) < wanted:
                 index = len(answers)
                 want = expected[index] if expected else None
@@ -238,7 +239,6 @@ class ProcessChannel:
                         value["id"] = ident
                         answers.append(value)
                         exact.add(index)
-                        deadline = time.monotonic() + timeout
                         continue
                 # From where the last look stopped: a long line is scanned once, not at
                 # every read.
@@ -250,9 +250,10 @@ class ProcessChannel:
                 del buffer[:end + 1]
                 self._scanned = 0
                 answers.append(self._parse(raw, requests[index], want))
-                deadline = time.monotonic() + timeout
             if len(answers) == wanted:
                 return
+            if len(answers) > before:  # the time limit runs from the last answer
+                deadline = time.monotonic() + timeout
             request = requests[len(answers)]
             if len(buffer) > MAX_LINE:  # the buffer is one unfinished line here
                 raise ProtocolError("not-json", f"answered the {_what(request)} with a line "
