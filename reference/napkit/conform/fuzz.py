@@ -360,6 +360,11 @@ def _chance(state: HandState | MatchState, style: Style, rng: random.Random) -> 
     return state.sample_chance(rng)
 
 
+# A Step or Ref built as a tuple: a named tuple's constructor is a Python call, and a campaign
+# makes one for every step and every request.
+_tuple = tuple.__new__
+
+
 def _draw_hand(game: Game, rng: random.Random, prober: Prober | None, index: int,
                chance: Chance) -> Episode:
     start: HandStart = draw_start(game, rng)
@@ -377,7 +382,7 @@ def _draw_hand(game: Game, rng: random.Random, prober: Prober | None, index: int
         else:
             view = state.view(state.turn)
             seat, action, legal = state.turn, player.choose(view, rng), view.legal_actions
-        steps.append(Step(state, seat, action, probes, legal))
+        steps.append(_tuple(Step, (state, seat, action, probes, legal)))  # Step(...)
         chance.step(len(steps) - 1, steps[-1])
         state = state.apply(action)
     final = prober.draw(state, rng) if prober is not None else ()
@@ -415,7 +420,7 @@ def _draw_match(game: Game, rng: random.Random, prober: Prober | None, index: in
         else:
             view = seat_view(match, match.turn)
             seat, action, legal = match.turn, player.choose(view, rng), view.legal_actions
-        steps.append(Step(match, seat, action, probes, legal))
+        steps.append(_tuple(Step, (match, seat, action, probes, legal)))  # Step(...)
         chance.step(len(steps) - 1, steps[-1])
         match = match.apply(action)
     final = prober.draw(match, rng) if prober is not None and match.is_over() else ()
@@ -658,8 +663,7 @@ def plan(episode: Episode, kinds: frozenset[str]) -> Plan:
 
 def _plan_step(out: Plan, i: int, step: Step, legal: bool) -> None:
     """Add the requests of step ``i`` to ``out``: before it (see :func:`before_step`), then
-    the step itself. Each Ref is built as a tuple (its class's constructor is a Python call,
-    and there is one for every request of a campaign)."""
+    the step itself (each Ref built as a tuple: see _tuple)."""
     state, seat, action, probes, actions = step
     if legal:
         out.append((_tuple(Ref, ("legal", i, 0)), _LEGAL_REQUEST,
@@ -670,7 +674,6 @@ def _plan_step(out: Plan, i: int, step: Step, legal: bool) -> None:
                 _AcceptedCheck(i, seat, action)))
 
 
-_tuple = tuple.__new__
 
 
 def before_step(i: int, step: Step | tuple[HandState | MatchState, int | None],
@@ -775,8 +778,11 @@ def judge(requests: Plan, session: Session, posted: list[JSONObject] | None = No
     the verdict on them in order."""
     error: ProtocolError | None = None
     try:
-        answers = session.call_many([r for _, r, _ in requests], posted=posted,
-                                    expected=expectations(requests))
+        if posted is None:
+            answers = session.call_many([r for _, r, _ in requests],
+                                        expected=expectations(requests))
+        else:  # sent already, with their expectations (Campaign.post)
+            answers = session.call_many((), posted=posted)
     except ProtocolError as exc:
         answers, error = exc.partial, exc
         session.kill()
