@@ -199,3 +199,17 @@ def test_a_subclass_that_answers_its_own_way_sees_every_request() -> None:
         assert counting.handle_line(raw) == plain.handle_line(raw)
     assert counting.asked == len(requests)
     assert plain.known  # the plain adapter did keep the legal line
+
+
+def test_the_encoder_made_once_writes_what_json_writes() -> None:
+    # _dumps stands for _ENCODER.encode (its C encoder made once, not once a value).
+    values: list[object] = [
+        {"id": 3, "type": "accepted"}, {"type": "buy", "cards": ["QD", "10H"]},
+        {"id": None, "type": "error", "message": "$.x: \u00e9 \ud800 \"q\" \\ \x1f"},
+        {"a": [1, -2, 9007199254740991, 1.5, None, True, False, {}, [], ""]}, [], "text",
+        {"outcome": {"net": [0, -5], "made": None, "tricks": [{"cards": ["AH"]}]}},
+    ]
+    for value in values:
+        assert adapter_module._dumps(value) == adapter_module._ENCODER.encode(value)
+    with pytest.raises(TypeError):
+        adapter_module._dumps({"x": object()})

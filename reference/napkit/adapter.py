@@ -23,7 +23,7 @@ from __future__ import annotations
 import json
 import random
 import sys
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, BinaryIO
 
 import napkit
@@ -141,10 +141,14 @@ class Adapter:
         again, and ``legal`` and ``apply`` are answered with lines put together from kept
         bytes: the same bytes as ``_encode(handle(...))`` writes, at a fraction of the cost
         (tests/test_adapter_speed.py compares the two)."""
-        if isinstance(line, str):
+        if type(line) is bytes:
+            raw = line
+        elif isinstance(line, str):
             return self._read_line(line, None)
-        raw = line if type(line) is bytes else bytes(line)
-        split = split_id(raw) if self._own_answers() else None
+        else:
+            raw = bytes(line)
+        # (Adapter itself, the common case, is told at once.)
+        split = split_id(raw) if type(self) is Adapter or self._own_answers() else None
         if split is None:
             return self._read_line(raw, None)
         ident, body = split
@@ -208,8 +212,10 @@ class Adapter:
         """The answer line of ``legal`` (see :meth:`_legal`), each action's text made once and
         each list's joined once (the engine gives the same tuple again where play comes back
         to a point it has listed: a bid in the auction, the cards of a hand)."""
+        state = self.state
+        if state is None:  # nothing started: the error _legal raises
+            return _encode(self._serve(ident, "legal", {"id": ident}))
         try:
-            state = self._playing()
             if state.is_over():
                 return b'{"id":%d,"type":"legal","turn":"over","actions":[]}\n' % ident
             turn = state.turn
@@ -262,7 +268,7 @@ class Adapter:
         legal actions are listed, and a deal carries a whole pack); None if UTF-8 cannot carry
         it (a bid id with a lone surrogate)."""
         try:
-            text = _ENCODER.encode(action_to_json(action)).encode()
+            text = _dumps(action_to_json(action)).encode()
         except UnicodeEncodeError:
             return None
         if not isinstance(action, CHANCE_TYPES):
@@ -273,8 +279,10 @@ class Adapter:
 
     def _apply_line(self, ident: int, seat: int | None, action: Action) -> bytes:
         """The answer line of ``apply`` (see :meth:`_apply`), its action read already."""
+        state = self.state
+        if state is None:  # nothing started: the error _apply raises
+            return _encode(_failure(ident, self._not_started()))
         try:
-            state = self._playing()
             try:
                 self.state = act(state, seat, action)
             except RuleError as exc:
@@ -404,9 +412,13 @@ class Adapter:
 
     def _playing(self) -> HandState | MatchState:
         if self.state is None:
-            raise BadRequestError([], "no hand or match has been started (send start-hand or "
-                                 "start-match first)")
+            raise self._not_started()
         return self.state
+
+    @staticmethod
+    def _not_started() -> BadRequestError:
+        return BadRequestError([], "no hand or match has been started (send start-hand or "
+                                   "start-match first)")
 
 
 # --- what it supports -------------------------------------------------------------------------
@@ -573,7 +585,7 @@ def _encode(response: JSONObject) -> bytes:
     """The response as one line. A string of the request may hold a lone surrogate
     (``"\\ud800"`` is JSON), which UTF-8 cannot carry: then the line is written in ASCII,
     with JSON's own escapes."""
-    text = _ENCODER.encode(response)
+    text = _dumps(response)
     try:
         return text.encode() + b"\n"
     except UnicodeEncodeError:
@@ -583,6 +595,33 @@ def _encode(response: JSONObject) -> bytes:
 # Made once: json.loads and json.dumps with arguments build a new decoder or encoder each call.
 _ENCODER = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)
 _ASCII_ENCODER = json.JSONEncoder(separators=(",", ":"))
+
+
+def _fast_dumps() -> Callable[[object], str]:
+    """``_ENCODER.encode``, made once: ``encode`` builds a new C encoder for every value it
+    writes, half the cost of writing an action's text or a short answer. The one made here
+    is ``encode``'s own, as it builds it for ``_ENCODER`` but for the check for cycles (a
+    response holds none: it is built of JSON read and of the engine's values); where this
+    Python has none, or it writes a sample otherwise, ``encode`` itself."""
+    make = getattr(json.encoder, "c_make_encoder", None)
+    if make is None:  # no C encoder (another Python)
+        return _ENCODER.encode
+    try:
+        encoder = make(None, _ENCODER.default, json.encoder.encode_basestring, None, ":", ",",
+                       False, False, True)
+
+        def dumps(value: object) -> str:
+            return "".join(encoder(value, 0))
+
+        sample = {"a": [1, -2, "\u00e9\"\n\ud800", None, True, False, {}, []], "b": {"c": ""}}
+        if dumps(sample) == _ENCODER.encode(sample):
+            return dumps
+    except Exception:  # a C encoder called otherwise
+        pass
+    return _ENCODER.encode
+
+
+_dumps = _fast_dumps()
 _PAIRS = json.JSONDecoder(object_pairs_hook=list)  # objects as their (key, value) pairs
 # Every character at which str.splitlines breaks a line, escaped as JSON would: a message is
 # one line, whatever a request's keys hold (a JSON path quotes them as they are).
