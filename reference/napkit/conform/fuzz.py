@@ -674,8 +674,6 @@ def _plan_step(out: Plan, i: int, step: Step, legal: bool) -> None:
                 _AcceptedCheck(i, seat, action)))
 
 
-
-
 def before_step(i: int, step: Step | tuple[HandState | MatchState, int | None],
                 probes: Sequence[Probe], kinds: frozenset[str]) -> Plan:
     """What is asked before step ``i``: whose turn and what is legal, then the illegal
