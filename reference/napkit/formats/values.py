@@ -83,6 +83,13 @@ def cards_to_json(cards: Sequence[int]) -> list[str]:
     return [card_name(c) for c in cards]
 
 
+#: Each card's JSON text as UTF-8 bytes (its notation, as :func:`card_to_json` writes it, in
+#: quotes: ``b'"10H"'``) to the card that :func:`card_from_json` reads from it: for a reader
+#: that takes a pack written as napkit writes one without reading its JSON (see
+#: napkit.adapter); any other text of a card is not here.
+CARD_TEXTS: dict[bytes, int] = {b'"%b"' % name.encode(): parse_card(name) for name in CARD_NAMES}
+
+
 def card_from_json(value: JSONValue, path: list[str | int]) -> int:
     if not isinstance(value, str):
         raise FormatError(path, f"a card is a string such as \"AS\" or \"10H\", not {value!r}")
