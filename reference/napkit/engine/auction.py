@@ -63,23 +63,56 @@ def bids_blind(state: HandData) -> bool:
     return peek is not None and peek.with_bids_seen_only and not state.seen >> state.turn & 1
 
 
+#: How many lists of calls, and how many Bid objects, legal_calls keeps: each emptied when full.
+CALLS_KEPT = 4096
+
+# The calls legal at a point of the auction depend on nothing else than the key's parts
+# (biddable reads only these): kept by the identity of the ruleset's bids, which games of the
+# same bids share (compile_rules keeps each parameter's compiled field), since a fuzzer plays
+# a new game nearly every episode and a table meets the same few points of the auction hand
+# after hand. Each entry keeps its bids alive, so no other tuple takes their id meanwhile.
+# And one Bid object for each bid id, so that every list names the same objects (a consumer
+# that keeps an action's text by identity finds it without the dataclass's hash). Both are
+# pure functions of their keys, filled once: threads may fill them at once.
+_CALLS: dict[tuple[int, int, int, bool, bool],
+             tuple[tuple[BidRule, ...], tuple[Action, ...]]] = {}
+_BIDS: dict[str, Bid] = {}
+
+
+def forget() -> None:
+    """Forget the lists of calls and the Bid objects kept (see
+    :func:`napkit.engine.game.clear_memos`)."""
+    _CALLS.clear()
+    _BIDS.clear()
+
+
+def _bid(bid_id: str) -> Bid:
+    found = _BIDS.get(bid_id)
+    if found is None:
+        if len(_BIDS) >= CALLS_KEPT:
+            _BIDS.clear()
+        found = _BIDS[bid_id] = Bid(bid_id)
+    return found
+
+
 def legal_calls(state: HandData) -> tuple[Action, ...]:
     a = state.auction
     peek = widow.can_peek(state, state.turn)
-    # The calls legal depend on nothing else (biddable reads only these): kept in the game's
-    # memo, since a table meets the same few points of the auction hand after hand.
-    key = ("calls", a.high, a.made, peek, bids_blind(state))
-    memo = state.game.memo
-    found = memo.get(key)
-    if found is None:
-        calls: list[Action] = []
-        if peek:
-            calls.append(PEEK)
-        calls.append(PASS)
-        calls.extend(Bid(b.id) for b in biddable(state))
-        found = memo[key] = tuple(calls)
-    calls_then: tuple[Action, ...] = found
-    return calls_then
+    bids = state.game.rules.bids
+    key = (id(bids), a.high, a.made, peek, bids_blind(state))
+    found = _CALLS.get(key)
+    if found is not None and found[0] is bids:
+        return found[1]
+    calls: list[Action] = []
+    if peek:
+        calls.append(PEEK)
+    calls.append(PASS)
+    calls.extend(_bid(b.id) for b in biddable(state))
+    listed = tuple(calls)
+    if len(_CALLS) >= CALLS_KEPT:
+        _CALLS.clear()
+    _CALLS[key] = (bids, listed)
+    return listed
 
 
 def _refuse_bid(state: HandData, action: Bid) -> IllegalActionError:

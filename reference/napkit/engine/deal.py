@@ -55,12 +55,24 @@ _SAMPLED: tuple[tuple[int, ...], int] = ((), 0)
 
 
 def forget() -> None:
-    """Forget the last drawn pack (see :func:`napkit.engine.game.clear_memos`)."""
+    """Forget the last drawn pack and the layouts kept (see
+    :func:`napkit.engine.game.clear_memos`)."""
     global _SAMPLED  # noqa: PLW0603
     _SAMPLED = ((), 0)
+    _LAYOUTS.clear()
 
 
 _BITS: tuple[int, ...] = tuple(1 << c for c in range(52))
+
+
+#: How many layouts _layout keeps for every game: emptied when full.
+LAYOUTS_KEPT = 1024
+
+# Each layout by what it is read from (the packets, where the widow is dealt, the players),
+# shared by every game: a fuzzer plays a new game nearly every episode, and each game's memo
+# starts empty, but few games differ in these. A pure function of its key, filled once:
+# threads may fill it at once.
+_LAYOUTS: dict[tuple[tuple[int, ...], str | None, int], Layout] = {}
 
 
 def _layout(game: GameLike, n: int) -> Layout:
@@ -72,22 +84,31 @@ def _layout(game: GameLike, n: int) -> Layout:
     if found is not None:
         return found
     rules = game.rules
-    places: list[list[int]] = [[] for _ in range(n)]
-    pos = 0
-    widow_place = -1
-    if rules.widow is not None and rules.widow.dealt == "before-hands":
-        widow_place, pos = 0, 1
-    for packet in rules.packets:
-        for seat_places in places:
-            seat_places.extend(range(pos, pos + packet))
-            pos += packet
-    if rules.widow is not None and rules.widow.dealt == "after-hands":
-        widow_place, pos = pos, pos + 1
-    # Five cards a hand (NAP-4.2.1), so itemgetter always returns a tuple.
-    if any(len(p) != 5 for p in places):
-        raise SetupError("NAP-4.2.1", f"the packets of {game.id} do not deal five cards a hand")
-    getters = tuple(cast(Callable[[tuple[int, ...]], Five], itemgetter(*p)) for p in places)
-    layout = game.memo[key] = (getters, widow_place, pos)
+    dealt = rules.widow.dealt if rules.widow is not None else None
+    shared = (rules.packets, dealt, n)
+    found = _LAYOUTS.get(shared)
+    if found is None:
+        places: list[list[int]] = [[] for _ in range(n)]
+        pos = 0
+        widow_place = -1
+        if dealt == "before-hands":
+            widow_place, pos = 0, 1
+        for packet in rules.packets:
+            for seat_places in places:
+                seat_places.extend(range(pos, pos + packet))
+                pos += packet
+        if dealt == "after-hands":
+            widow_place, pos = pos, pos + 1
+        # Five cards a hand (NAP-4.2.1), so itemgetter always returns a tuple.
+        if any(len(p) != 5 for p in places):
+            raise SetupError("NAP-4.2.1",
+                             f"the packets of {game.id} do not deal five cards a hand")
+        getters = tuple(cast(Callable[[tuple[int, ...]], Five], itemgetter(*p)) for p in places)
+        found = (getters, widow_place, pos)
+        if len(_LAYOUTS) >= LAYOUTS_KEPT:
+            _LAYOUTS.clear()
+        _LAYOUTS[shared] = found
+    layout = game.memo[key] = found
     return layout
 
 

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Protocol
 
-from napkit.engine import deal, play
+from napkit.engine import auction, deal, hand, play, purchase
 from napkit.engine.cards import clear_pack_sets, pack_mask
 from napkit.engine.hand import HandState, new_hand
 from napkit.engine.rules import (
@@ -87,9 +87,10 @@ class Game:
     #: which refusals can arise), so that it need not resolve them again. Read, never changed.
     params: Mapping[str, object] = field(init=False, repr=False, compare=False)
     bid_index: Mapping[str, int] = field(init=False, repr=False, compare=False)
-    #: The engine's memo tables for this game (the pack, where the deal puts each card, the
-    #: calls legal at a point of the auction, a table's seating): the one place the engine
-    #: caches anything, so that a new game (or ``memo.clear()``) starts afresh. Each entry is
+    #: The engine's memo tables for this game (the pack, where the deal puts each card, a
+    #: table's seating), so that a new game (or ``memo.clear()``) starts afresh; what any game
+    #: of the same rules would find alike (the legal calls and purchases, seatings, layouts of
+    #: the deal) is kept in tables shared by every game, which clear_memos empties. Each entry is
     #: a pure function of the game and its key, filled once (a dict's get and set are atomic
     #: under the GIL): threads sharing a game may fill one at once, each with an equal value.
     memo: dict[Hashable, Any] = field(init=False, repr=False, compare=False)
@@ -170,7 +171,9 @@ _GAMES: weakref.WeakValueDictionary[int, Game] = weakref.WeakValueDictionary()
 def clear_memos() -> None:
     """Empty everything the engine remembers: the games :meth:`Game.create` keeps, each game's
     memo, the card tables' pack sets, the compiled fields of rules, and the two identity checks
-    of the hot paths (the play's last listed state, the deal's last drawn pack). Play after
+    of the hot paths (the play's last listed state, the deal's last drawn pack), the tables of
+shared actions and lists (the purchase's, the auction's), and the seatings and layouts of the
+deal that every game shares. Play after
     this runs every function a memo would let it skip, which is what napkit.spec.coverage's
     tracer needs, and nothing computed before (by an engine since changed, as a conformance
     mutant changes it) is reused.
@@ -188,3 +191,6 @@ def clear_memos() -> None:
     clear_pieces()
     play.forget()
     deal.forget()
+    purchase.forget()
+    auction.forget()
+    hand.forget()

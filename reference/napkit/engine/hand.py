@@ -144,25 +144,46 @@ def new_hand(game: GameLike, dealer: int, seats: tuple[int, ...] | None, pool: i
         -1, -1, (), (), 0, pool, funds, (), stakes, (), 0, None))
 
 
+#: How many seatings _seating keeps for every game: emptied when full.
+SEATINGS_KEPT = 4096
+
+# The seating of a table, by (players, dealer, seats), shared by every game: a fuzzer plays a
+# new game nearly every episode, and each game's memo (new_hand's) starts empty. A pure
+# function of its key, filled once: threads may fill it at once.
+_SEATINGS: dict[tuple[int, int, tuple[int, ...] | None],
+                tuple[tuple[int, ...], tuple[int, ...]]] = {}
+
+
+def forget() -> None:
+    """Forget the seatings kept (see :func:`napkit.engine.game.clear_memos`)."""
+    _SEATINGS.clear()
+
+
 def _seating(game: GameLike, dealer: int, seats: tuple[int, ...] | None) -> tuple[
         tuple[int, ...], tuple[int, ...]]:
     n = game.players
-    if not 0 <= dealer < n:
-        raise SetupError("NAP-4.1.1", f"no seat {dealer} at a table of {n}")
-    if seats is not None and any(not 0 <= s < n for s in seats):
-        raise SetupError("NAP-3.1.1", f"seats must be between 0 and {n - 1}")
-    order, ring = seating(n, dealer, seats)
-    if len(order) < 2:
-        raise SetupError("NAP-3.1.1", "a hand needs at least two players")
-    if len(order) != n:
+    key = (n, dealer, seats)
+    seated = _SEATINGS.get(key)
+    if seated is None:  # else these checks passed for this very key
+        if not 0 <= dealer < n:
+            raise SetupError("NAP-4.1.1", f"no seat {dealer} at a table of {n}")
+        if seats is not None and any(not 0 <= s < n for s in seats):
+            raise SetupError("NAP-3.1.1", f"seats must be between 0 and {n - 1}")
+        seated = seating(n, dealer, seats)
+        if len(seated[0]) < 2:
+            raise SetupError("NAP-3.1.1", "a hand needs at least two players")
+        if len(_SEATINGS) >= SEATINGS_KEPT:
+            _SEATINGS.clear()
+        _SEATINGS[key] = seated
+    if len(seated[0]) != n:
         # Fewer players than seats (someone out of the match or sitting out): the pack must
         # still deal them, though the count itself may be below the ruleset's table sizes.
         try:
-            check_table(game.rules, len(order), game.id)
+            check_table(game.rules, len(seated[0]), game.id)
         except SetupError as exc:
             if exc.rule != "NAP-3.1.1":
                 raise
-    return order, ring
+    return seated
 
 
 # --- the order of the phases ------------------------------------------------------------

@@ -44,28 +44,76 @@ def _limit(state: HandData) -> int:
     return len(state.stock) + len(state.discards)
 
 
-def _submasks(mask: int) -> list[int]:
-    out = []
-    sub = mask
-    while True:
-        out.append(sub)
-        if sub == 0:
-            break
-        sub = (sub - 1) & mask
-    out.sort(key=lambda m: (m.bit_count(), m))
-    return out
-
-
 def _can_pay(state: HandData, seat: int) -> bool:
     return state.funds is None or state.funds[seat] >= _cost(state)
+
+
+#: How many Buy objects, and how many lists of them, legal_buys keeps: each emptied when full.
+BUYS_KEPT = 1 << 16
+LISTS_KEPT = 4096
+
+# The Buy of each card mask listed so far, so that every list names the same objects (a
+# consumer that keeps an action's text by identity finds it without the dataclass's hash);
+# and each list by (hand, limit), so that a state listed again gives the same tuple (which a
+# consumer keeps by identity too) without building it. Both are
+# pure functions of their keys, filled once: threads may fill them at once.
+_BUYS: dict[int, Buy] = {}
+_LISTS: dict[tuple[int, int], tuple[Action, ...]] = {}
+_NOTHING: tuple[Action, ...] = (Buy(0),)
+
+# By hand size k: the subsets of k cards as numbers j (bit i: the hand's i-th lowest card),
+# fewest cards first, then by number, and how many of them hold at most 0, 1, ..., k cards.
+# Spreading j's bits onto the hand's cards keeps both the count and the order of numbers (a
+# higher bit goes to a higher card): the order of a hand's submasks is the same for every
+# hand of k cards, and needs no sort.
+_ORDERS: dict[int, tuple[tuple[int, ...], tuple[int, ...]]] = {}
+
+
+def _order(k: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    found = _ORDERS.get(k)
+    if found is None:
+        order = tuple(sorted(range(1 << k), key=lambda j: (j.bit_count(), j)))
+        upto = tuple(sum(1 for j in order if j.bit_count() <= n) for n in range(k + 1))
+        found = _ORDERS[k] = (order, upto)
+    return found
+
+
+def forget() -> None:
+    """Forget the Buy objects and lists kept (see :func:`napkit.engine.game.clear_memos`)."""
+    _BUYS.clear()
+    _LISTS.clear()
 
 
 def legal_buys(state: HandData) -> tuple[Action, ...]:
     """Buy nothing, or discard any one or more cards up to the limit (NAP-6.2.1)."""
     if not _can_pay(state, state.turn):
-        return (Buy(0),)
+        return _NOTHING
+    hand = state.hands[state.turn]
     limit = _limit(state)
-    return tuple(Buy(m) for m in _submasks(state.hands[state.turn]) if m.bit_count() <= limit)
+    key = (hand, limit)
+    found = _LISTS.get(key)
+    if found is not None:
+        return found
+    # Every submask of the hand, at index j the cards of j's bits (see _order).
+    subs = [0]
+    for card in cards_of(hand):
+        bit = 1 << card
+        subs += [s | bit for s in subs]
+    order, upto = _order(hand.bit_count())
+    buys = _BUYS
+    if len(buys) >= BUYS_KEPT:
+        buys.clear()
+    listed: list[Action] = []
+    for j in order[:upto[min(limit, len(upto) - 1)]]:
+        m = subs[j]
+        buy = buys.get(m)
+        if buy is None:
+            buy = buys[m] = Buy(m)
+        listed.append(buy)
+    if len(_LISTS) >= LISTS_KEPT:
+        _LISTS.clear()
+    found = _LISTS[key] = tuple(listed)
+    return found
 
 
 def apply_buy(state: H, action: Action) -> H:
