@@ -90,6 +90,9 @@ def test_the_stores_stay_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
     # Empty stores of their own, so that each draw below fills them.
     monkeypatch.setattr(rules_module, "_PIECES", {})
     monkeypatch.setattr(rulesets_module, "_RESOLVED", {})
+    # (and of the plans too: a whole suite's run leaves one for every ruleset object it met,
+    # more than this test's bound, and none would be added here to empty the store)
+    monkeypatch.setattr(rulesets_module, "_PLANS", {})
     for ruleset_id in ("pagat-purchase", "napoleon"):
         ruleset = default_spec().rulesets[ruleset_id]
         for choices in combinations(ruleset_id, 60):
