@@ -6,6 +6,7 @@
   adapter writes is taken without being read or checked again; any other line, however
   close, is read and checked;
 - a step keeps the legal actions its player chose among: they are its state's;
+- episodes sent in one batch are judged one by one, each as it would be alone;
 - ``Session.post``: a batch sent ahead and read later gets the answers ``call_many`` gets;
 - the legal check of the fuzzer: the engine's order, another order, a set that differs, a
   value of the wrong type.
@@ -24,10 +25,12 @@ from napkit.conform.campaign import episode_seed
 from napkit.conform.fuzz import (
     Games,
     Prober,
+    Ref,
     _LegalCheck,
     as_json,
     draw_episode,
     expectations,
+    judge_group,
     plan,
     scope_of,
 )
@@ -215,3 +218,65 @@ def test_only_the_exact_expected_line_goes_unchecked() -> None:
         assert channel.exact == set()
     finally:
         session.kill()
+
+
+class _Answered(Session):
+    """A session whose answers are given: the batch's, or the good ones before a protocol
+    error at ``broken``."""
+
+    def __init__(self, answers: list[dict[str, Any]], broken: int | None = None) -> None:
+        super().__init__(lambda: None, 1.0)  # type: ignore[arg-type, return-value]
+        self.answers = answers
+        self.broken = broken
+        self.killed = False
+
+    def call_many(self, requests: Any, first_id: int | None = None, *,
+                  posted: Any = None, expected: Any = None) -> list[dict[str, Any]]:
+        if self.broken is None:
+            return self.answers
+        error = ProtocolError("not-json", "answered with a line that is not JSON", "",
+                              self.broken)
+        error.partial = self.answers[:self.broken]
+        raise error
+
+    def kill(self) -> None:
+        self.killed = True
+
+
+def _plan(size: int, fails_at: int | None = None) -> list[Any]:
+    def check(i: int) -> Any:
+        def run(answer: dict[str, Any]) -> str:
+            if i == fails_at:
+                raise DisagreementError(f"step {i}", f"wrong answer {answer['n']}", "x", "y")
+            return "unnamed" if i == 0 else ""
+        return run
+    return [(Ref("apply", i), {"type": "apply"}, check(i)) for i in range(size)]
+
+
+def test_a_batch_of_episodes_is_judged_episode_by_episode() -> None:
+    answers = [{"n": n} for n in range(7)]
+    # Both pass: a verdict each, the unnamed refusals counted for each.
+    verdicts = judge_group([_plan(3), _plan(4)], _Answered(answers), [])
+    assert [(v.disagreement, v.unnamed) for v in verdicts] == [(None, 1), (None, 1)]
+    # The second fails at its request 2 (the batch's 5th): found there, the first passes.
+    verdicts = judge_group([_plan(3), _plan(4, fails_at=2)], _Answered(answers), [])
+    assert verdicts[0].disagreement is None
+    found = verdicts[1].disagreement
+    assert found is not None and found.ref == Ref("apply", 2)
+    assert found.message == "wrong answer 5"
+    # The first fails: no verdict on the second, whose answers were read all the same.
+    verdicts = judge_group([_plan(3, fails_at=1), _plan(4)], _Answered(answers), [])
+    assert len(verdicts) == 1 and verdicts[0].disagreement is not None
+
+
+@pytest.mark.parametrize(("broken", "episode", "request_index"), [(1, 0, 1), (5, 1, 2)])
+def test_a_protocol_error_in_a_batch_is_the_episode_s_it_broke_in(
+        broken: int, episode: int, request_index: int) -> None:
+    session = _Answered([{"n": n} for n in range(7)], broken)
+    verdicts = judge_group([_plan(3), _plan(4)], session, [])
+    assert session.killed
+    assert len(verdicts) == episode + 1
+    assert all(v.disagreement is None for v in verdicts[:episode])
+    found = verdicts[episode].disagreement
+    assert found is not None and found.problem == "not-json"
+    assert found.ref == Ref("apply", request_index)

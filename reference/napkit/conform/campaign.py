@@ -30,6 +30,7 @@ from napkit.conform.fuzz import (
     check_with_program_chance,
     draw_episode,
     expectations,
+    judge_group,
     plan,
     session_kinds,
 )
@@ -196,17 +197,18 @@ class Campaign:
         number past which there is no need to go (another worker found a disagreement there):
         the run stops before the first episode after it ("found elsewhere").
 
-        An episode's requests are sent before the next episode is drawn (and its requests
-        planned), and its answers are read after: while the program answers one episode, this
-        process draws the next, so the two work at once. Which episodes are drawn, and in
-        which order they are checked, does not depend on it."""
+        Episodes are sent GROUP at a time, in one batch, before the next are drawn (and their
+        requests planned), and their answers are read after: while the program answers them,
+        this process draws the next, so the two work at once; and where the two share one
+        core, they take turns once a batch, not once an episode. Which episodes are drawn,
+        and in which order they are checked, does not depend on it."""
         reach = Reach()
         began = time.monotonic()
         k, n = shard
         kinds = session_kinds(self.session)
         indices = itertools.count(k - 1, n)
         feed = None if self.program_chance else _Feed(self, indices, kinds)
-        ahead = feed.next() if feed is not None and hands != 0 else None
+        ahead = _draw(feed, hands, 0)
         try:
             while True:
                 if hands is not None and reach.episodes >= hands:
@@ -216,36 +218,42 @@ class Campaign:
                     stopped = "time"
                     break
                 limit = beyond() if beyond is not None else None
+                checked: list[tuple[Episode, Disagreement | None, int, frozenset[str]]] = []
                 if feed is not None:
-                    assert ahead is not None
-                    episode, requests, traced = ahead
-                    if limit is not None and episode.index > limit:
+                    group = [item for item in ahead if limit is None or item[0].index <= limit]
+                    if not group:
                         stopped = "found elsewhere"
                         break
-                    posted = self.post(requests)
-                    # The next episode, drawn while the program answers this one (not when
-                    # the budget of episodes ends with this one).
-                    last = hands is not None and reach.episodes + 1 >= hands
-                    ahead = None if last else feed.next()
-                    found, unnamed = self.check(episode, requests, posted)
+                    posted = self.post([r for _, requests, _ in group for r in requests])
+                    # The next episodes, drawn while the program answers these (none past
+                    # the budget of episodes).
+                    ahead = _draw(feed, hands, reach.episodes + len(group))
+                    verdicts = judge_group([requests for _, requests, _ in group],
+                                           self.session, posted)
+                    # (verdicts stop at the first disagreement: the episodes after it in
+                    # the group are not counted)
+                    checked = [(episode, verdict.disagreement, verdict.unnamed, traced)
+                               for (episode, _, traced), verdict
+                               in zip(group, verdicts, strict=False)]
                 else:
                     index = next(indices)
                     if limit is not None and index > limit:
                         stopped = "found elsewhere"
                         break
                     episode, found, unnamed = self._with_program_chance(index)
-                    traced = frozenset()
-                reach.add(episode)
-                reach.unnamed += unnamed
-                reach.rules |= traced
-                if on_episode is not None:
-                    on_episode(reach)
-                if found is not None:
-                    took = time.monotonic() - began
-                    result = self._shrink(episode, found, took, shrink_seconds, shrink_tries,
-                                          do_shrink)
-                    return Outcome(reach, result, time.monotonic() - began, "found",
-                                   self.restarts)
+                    checked = [(episode, found, unnamed, frozenset())]
+                for episode, found, unnamed, traced in checked:
+                    reach.add(episode)
+                    reach.unnamed += unnamed
+                    reach.rules |= traced
+                    if on_episode is not None:
+                        on_episode(reach)
+                    if found is not None:
+                        took = time.monotonic() - began
+                        result = self._shrink(episode, found, took, shrink_seconds,
+                                              shrink_tries, do_shrink)
+                        return Outcome(reach, result, time.monotonic() - began, "found",
+                                       self.restarts)
         except KeyboardInterrupt:
             stopped = "interrupted"
         return Outcome(reach, None, time.monotonic() - began, stopped, self.restarts)
@@ -300,6 +308,20 @@ class Campaign:
             note = "shrinking interrupted: the smallest episode found so far is kept"
         best_episode, best_found = smallest[-1]
         return Found(episode, found, best_episode, best_found, result, took, note)
+
+
+#: How many episodes a campaign sends the program in one batch (see Campaign.run).
+GROUP = 2
+
+
+def _draw(feed: _Feed | None, hands: int | None, done: int
+          ) -> list[tuple[Episode, Plan, frozenset[str]]]:
+    """The next GROUP episodes of ``feed``, or fewer where the budget of ``hands`` ends
+    (``done`` of them checked or on their way)."""
+    if feed is None:
+        return []
+    count = GROUP if hands is None else max(0, min(GROUP, hands - done))
+    return [feed.next() for _ in range(count)]
 
 
 class _Feed:

@@ -784,6 +784,37 @@ def judge(requests: Plan, session: Session, posted: list[JSONObject] | None = No
     except ProtocolError as exc:
         answers, error = exc.partial, exc
         session.kill()
+    return answers, verdict_of(requests, answers, error)
+
+
+def judge_group(plans: Sequence[Plan], session: Session, posted: list[JSONObject]
+                ) -> list[Verdict]:
+    """The verdicts on episodes whose requests were posted in one batch (``posted``, the
+    plans one after the other), in order, up to the first with a disagreement: the answers
+    are read once, then each episode's are judged as :func:`judge` judges them."""
+    error: ProtocolError | None = None
+    try:
+        answers = session.call_many((), posted=posted)
+    except ProtocolError as exc:
+        answers, error = exc.partial, exc
+        session.kill()
+    verdicts: list[Verdict] = []
+    start = 0
+    for requests in plans:
+        end = start + len(requests)
+        here = error if error is not None and start <= error.index < end else None
+        verdict = verdict_of(requests, answers[start:end], here, start)
+        verdicts.append(verdict)
+        if verdict.disagreement is not None:
+            break
+        start = end
+    return verdicts
+
+
+def verdict_of(requests: Plan, answers: Sequence[JSONObject], error: ProtocolError | None,
+               offset: int = 0) -> Verdict:
+    """The verdict on ``answers`` to ``requests`` in order: the first that fails its check,
+    else ``error``, the protocol's (its index counted ``offset`` before ``requests``)."""
     unnamed = 0
     for (ref, _, check), answer in zip(requests, answers, strict=False):
         try:
@@ -792,13 +823,12 @@ def judge(requests: Plan, session: Session, posted: list[JSONObject] | None = No
             # An outcome's field is named as the conformance report names it.
             message = (f"{exc.where}: {exc.message}" if exc.where.startswith("outcome.")
                        else exc.message)
-            return answers, Verdict(Disagreement(ref, message, exc.expected, exc.got),
-                                    unnamed)
+            return Verdict(Disagreement(ref, message, exc.expected, exc.got), unnamed)
     if error is not None:
-        ref = requests[error.index][0]
-        return answers, Verdict(Disagreement(ref, f"the program {error.message}",
-                                             problem=error.what, stderr=error.stderr), unnamed)
-    return answers, Verdict(None, unnamed)
+        ref = requests[error.index - offset][0]
+        return Verdict(Disagreement(ref, f"the program {error.message}",
+                                    problem=error.what, stderr=error.stderr), unnamed)
+    return Verdict(None, unnamed)
 
 
 # --- a program that makes its own chance events (spec/conformance.md 2.5) ----------------------
