@@ -166,18 +166,17 @@ class Campaign:
                else Choices(seed=episode_seed(self.seed, index)))
         return draw_episode(self.scope, self.games, self.prober, rng, index)
 
-    def check(self, episode: Episode, requests: Plan | None = None,
-              posted: list[JSONObject] | None = None) -> tuple[Disagreement | None, int]:
-        """The program's verdict on an episode (it is started again first if it died);
-        ``posted``: its requests, as :meth:`post` sent them already."""
-        if posted is None:
-            self._started()
-        verdict = check_episode(episode, self.session, requests, posted)
+    def check(self, episode: Episode, requests: Plan | None = None
+              ) -> tuple[Disagreement | None, int]:
+        """The program's verdict on an episode (it is started again first if it died)."""
+        self._started()
+        verdict = check_episode(episode, self.session, requests)
         return verdict.disagreement, verdict.unnamed
 
     def post(self, requests: Plan) -> list[JSONObject]:
-        """Send an episode's requests without waiting for the answers (the program is started
-        again first if it died): :meth:`check` with what this returns judges them."""
+        """Send episodes' requests (one plan after another) without waiting for the answers
+        (the program is started again first if it died): ``judge_group`` with what this
+        returns judges them."""
         self._started()
         return self.session.post([r for _, r, _ in requests], expectations(requests))
 

@@ -759,45 +759,28 @@ class Verdict(NamedTuple):
     unnamed: int
 
 
-def check_episode(episode: Episode, session: Session, requests: Plan | None = None,
-                  posted: list[JSONObject] | None = None) -> Verdict:
+def check_episode(episode: Episode, session: Session, requests: Plan | None = None) -> Verdict:
     """Ask the program everything about ``episode`` (its ``requests``, planned here unless
     given) in one batch and judge its answers in order. A program that breaks the protocol is
-    killed (``session.alive`` is then False). ``posted``: the requests as
-    :meth:`Session.post` numbered and sent them already."""
+    killed (``session.alive`` is then False)."""
     if requests is None:
         requests = plan(episode, session_kinds(session))
-    return judge(requests, session, posted)[1]
+    return judge(requests, session)[1]
 
 
-def judge(requests: Plan, session: Session, posted: list[JSONObject] | None = None
-          ) -> tuple[list[JSONObject], Verdict]:
-    """Send ``requests`` in one batch (unless ``posted`` says they were sent); the answers, and
-    the verdict on them in order."""
-    error: ProtocolError | None = None
-    try:
-        if posted is None:
-            answers = session.call_many([r for _, r, _ in requests],
-                                        expected=expectations(requests))
-        else:  # sent already, with their expectations (Campaign.post)
-            answers = session.call_many((), posted=posted)
-    except ProtocolError as exc:
-        answers, error = exc.partial, exc
-        session.kill()
+def judge(requests: Plan, session: Session) -> tuple[list[JSONObject], Verdict]:
+    """Send ``requests`` in one batch; the answers, and the verdict on them in order."""
+    answers, error = _answers(session, requests)
     return answers, verdict_of(requests, answers, error)
 
 
 def judge_group(plans: Sequence[Plan], session: Session, posted: list[JSONObject]
                 ) -> list[Verdict]:
     """The verdicts on episodes whose requests were posted in one batch (``posted``, the
-    plans one after the other), in order, up to the first with a disagreement: the answers
-    are read once, then each episode's are judged as :func:`judge` judges them."""
-    error: ProtocolError | None = None
-    try:
-        answers = session.call_many((), posted=posted)
-    except ProtocolError as exc:
-        answers, error = exc.partial, exc
-        session.kill()
+    plans one after the other, as Campaign.post sent them with their expectations), in
+    order, up to the first with a disagreement: the answers are read once, then each
+    episode's are judged as :func:`judge` judges them."""
+    answers, error = _answers(session, [], posted)
     verdicts: list[Verdict] = []
     start = 0
     for requests in plans:
@@ -809,6 +792,21 @@ def judge_group(plans: Sequence[Plan], session: Session, posted: list[JSONObject
             break
         start = end
     return verdicts
+
+
+def _answers(session: Session, requests: Plan, posted: list[JSONObject] | None = None
+             ) -> tuple[list[JSONObject], ProtocolError | None]:
+    """The program's answers to ``requests``, sent now with their expectations (or to
+    ``posted``, sent already), and the protocol error that cut them short, if one did: the
+    program is then killed."""
+    try:
+        if posted is None:
+            return session.call_many([r for _, r, _ in requests],
+                                     expected=expectations(requests)), None
+        return session.call_many((), posted=posted), None
+    except ProtocolError as exc:
+        session.kill()
+        return exc.partial, exc
 
 
 def verdict_of(requests: Plan, answers: Sequence[JSONObject], error: ProtocolError | None,
