@@ -44,7 +44,8 @@ from napkit.conform.starts import HandStart, draw_start, new_hand, strong_deal
 from napkit.engine.actions import CHANCE_TYPES, Action, Deal
 from napkit.engine.game import Game
 from napkit.engine.hand import HandState
-from napkit.engine.match import MatchState, new_match
+from napkit.engine.match import HAND, MatchState, new_match
+from napkit.engine.observation import player_view
 from napkit.engine.players import BiasedPlayer, Style, seat_view
 from napkit.engine.state import CHANCE, DEAL
 from napkit.formats.records import hand_outcome
@@ -380,8 +381,8 @@ def _draw_hand(game: Game, rng: random.Random, prober: Prober | None, index: int
         if state.turn == CHANCE:
             seat, action = None, chance.make(state, style, probes, len(steps))
         else:
-            view = state.view(state.turn)
-            seat, action, legal = state.turn, player.choose(view, rng), view.legal_actions
+            seat, legal = state.turn, state.legal_actions()
+            action = _choose(player, state, seat, legal, rng)
         steps.append(_tuple(Step, (state, seat, action, probes, legal)))  # Step(...)
         chance.step(len(steps) - 1, steps[-1])
         state = state.apply(action)
@@ -418,13 +419,30 @@ def _draw_match(game: Game, rng: random.Random, prober: Prober | None, index: in
         if match.turn == CHANCE:
             seat, action = None, chance.make(match, style, probes, len(steps))
         else:
-            view = seat_view(match, match.turn)
-            seat, action, legal = match.turn, player.choose(view, rng), view.legal_actions
+            seat = match.turn
+            hand = match.hand
+            if match.phase == HAND and hand is not None:  # the hand's legal actions
+                legal = hand.legal_actions()
+                action = _choose(player, hand, seat, legal, rng)
+            else:
+                view = seat_view(match, seat)
+                action, legal = player.choose(view, rng), view.legal_actions
         steps.append(_tuple(Step, (match, seat, action, probes, legal)))  # Step(...)
         chance.step(len(steps) - 1, steps[-1])
         match = match.apply(action)
     final = prober.draw(match, rng) if prober is not None and match.is_over() else ()
     return Episode(index, game, "match", start, steps, match, final)
+
+
+def _choose(player: BiasedPlayer, state: HandState, seat: int, legal: tuple[Action, ...],
+            rng: random.Random) -> Action:
+    """The player's choice among ``legal`` (the state's legal actions): what it chooses from
+    its view, which is built only where there is a choice. A forced action needs none: the
+    biased player takes the only legal action as it is, drawing nothing (a third of a
+    campaign's decisions)."""
+    if len(legal) == 1:
+        return legal[0]
+    return player.choose(player_view(state, seat, legal), rng)
 
 
 # --- asking the program -------------------------------------------------------------------------
