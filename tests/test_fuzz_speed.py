@@ -6,7 +6,8 @@
   adapter writes is taken without being read or checked again; any other line, however
   close, is read and checked;
 - a step keeps the legal actions its player chose among: they are its state's;
-- episodes sent in one batch are judged one by one, each as it would be alone;
+- episodes sent in one batch are judged one by one, each as it would be alone, and only the
+  answers that were read are checked: an expected answer passes its own check;
 - ``Session.post``: a batch sent ahead and read later gets the answers ``call_many`` gets;
 - the legal check of the fuzzer: the engine's order, another order, a set that differs, a
   value of the wrong type.
@@ -209,13 +210,15 @@ def test_only_the_exact_expected_line_goes_unchecked() -> None:
         answers = session.call_many(requests, expected=[_accepted, _accepted])
         # id 1: the exact line, taken as it is; id 2: a space more, read, and the same value.
         assert answers == [{"id": 1, "type": "accepted"}, {"id": 2, "type": "accepted"}]
-        assert channel.exact == {0}
+        assert channel.read == [1]
+        assert session.read == [1]  # a caller need look again only at the answer read
         # id 3 is answered with id 4: that line is not the one expected, so it is read and
         # checked, and the wrong id is found.
         with pytest.raises(ProtocolError) as caught:
             session.call_many(requests[:1], expected=[_accepted])
         assert caught.value.what == "wrong-id"
-        assert channel.exact == set()
+        assert channel.read == [0]
+        assert session.read is None
     finally:
         session.kill()
 
@@ -224,16 +227,20 @@ class _Answered(Session):
     """A session whose answers are given: the batch's, or the good ones before a protocol
     error at ``broken``."""
 
-    def __init__(self, answers: list[dict[str, Any]], broken: int | None = None) -> None:
+    def __init__(self, answers: list[dict[str, Any]], broken: int | None = None,
+                 read: list[int] | None = None) -> None:
         super().__init__(lambda: None, 1.0)  # type: ignore[arg-type, return-value]
         self.answers = answers
         self.broken = broken
         self.killed = False
+        self.given_read = read
 
     def call_many(self, requests: Any, first_id: int | None = None, *,
                   posted: Any = None, expected: Any = None) -> list[dict[str, Any]]:
         if self.broken is None:
+            self.read = self.given_read
             return self.answers
+        self.read = None
         error = ProtocolError("not-json", "answered with a line that is not JSON", "",
                               self.broken)
         error.partial = self.answers[:self.broken]
@@ -267,6 +274,37 @@ def test_a_batch_of_episodes_is_judged_episode_by_episode() -> None:
     # The first fails: no verdict on the second, whose answers were read all the same.
     verdicts = judge_group([_plan(3, fails_at=1), _plan(4)], _Answered(answers), [])
     assert len(verdicts) == 1 and verdicts[0].disagreement is not None
+
+
+def test_only_the_answers_read_are_checked() -> None:
+    answers = [{"n": n} for n in range(7)]
+    # Requests 1 of the first and 0 of the second (the batch's 3rd) would fail, but their
+    # answers were exactly the line expected: not checked again. The unnamed refusal of the
+    # first request of each is counted only where its answer was read.
+    plans = [_plan(3, fails_at=1), _plan(4, fails_at=0)]
+    verdicts = judge_group(plans, _Answered(answers, read=[0, 2, 5]), [])
+    assert [(v.disagreement, v.unnamed) for v in verdicts] == [(None, 1), (None, 0)]
+    # Read, the second's request 0 is found failing, where it is.
+    verdicts = judge_group(plans, _Answered(answers, read=[2, 3]), [])
+    found = verdicts[1].disagreement
+    assert verdicts[0].disagreement is None and found is not None
+    assert found.ref == Ref("apply", 0) and found.message == "wrong answer 3"
+
+
+def test_an_expected_answer_passes_its_own_check() -> None:
+    # The contract of process.Expected that lets the judge skip an answer that is exactly
+    # the expected line: the value passes the request's check, and the text reads as it.
+    seen = 0
+    for episode in _episodes(30):
+        requests = plan(episode, KINDS)
+        for (_, _, check), expected in zip(requests, expectations(requests), strict=True):
+            if expected is None:
+                continue
+            tail, value = expected()
+            assert loads((b'{"id":7' + tail).decode()) == {"id": 7, **value}
+            assert check({"id": 7, **value}) == ""
+            seen += 1
+    assert seen > 1000
 
 
 @pytest.mark.parametrize(("broken", "episode", "request_index"), [(1, 0, 1), (5, 1, 2)])

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import json
 import random
+from bisect import bisect_left
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import partial
@@ -788,8 +789,8 @@ def check_episode(episode: Episode, session: Session, requests: Plan | None = No
 
 def judge(requests: Plan, session: Session) -> tuple[list[JSONObject], Verdict]:
     """Send ``requests`` in one batch; the answers, and the verdict on them in order."""
-    answers, error = _answers(session, requests)
-    return answers, verdict_of(requests, answers, error)
+    answers, error, read = _answers(session, requests)
+    return answers, verdict_of(requests, answers, error, read=read)
 
 
 def judge_group(plans: Sequence[Plan], session: Session, posted: list[JSONObject]
@@ -798,13 +799,18 @@ def judge_group(plans: Sequence[Plan], session: Session, posted: list[JSONObject
     plans one after the other, as Campaign.post sent them with their expectations), in
     order, up to the first with a disagreement: the answers are read once, then each
     episode's are judged as :func:`judge` judges them."""
-    answers, error = _answers(session, [], posted)
+    answers, error, read = _answers(session, [], posted)  # read: None to check them all
     verdicts: list[Verdict] = []
-    start = 0
+    start = at = 0
     for requests in plans:
         end = start + len(requests)
         here = error if error is not None and start <= error.index < end else None
-        verdict = verdict_of(requests, answers[start:end], here, start)
+        mine = None
+        if read is not None:  # the episode's answers read, counted from its first
+            upto = bisect_left(read, end, at)
+            mine = [i - start for i in read[at:upto]]
+            at = upto
+        verdict = verdict_of(requests, answers[start:end], here, start, mine)
         verdicts.append(verdict)
         if verdict.disagreement is not None:
             break
@@ -813,26 +819,34 @@ def judge_group(plans: Sequence[Plan], session: Session, posted: list[JSONObject
 
 
 def _answers(session: Session, requests: Plan, posted: list[JSONObject] | None = None
-             ) -> tuple[list[JSONObject], ProtocolError | None]:
+             ) -> tuple[list[JSONObject], ProtocolError | None, Sequence[int] | None]:
     """The program's answers to ``requests``, sent now with their expectations (or to
-    ``posted``, sent already), and the protocol error that cut them short, if one did: the
-    program is then killed."""
+    ``posted``, sent already), the protocol error that cut them short, if one did (the
+    program is then killed), and which of them were read (Session.read; None: all)."""
     try:
         if posted is None:
-            return session.call_many([r for _, r, _ in requests],
-                                     expected=expectations(requests)), None
-        return session.call_many((), posted=posted), None
+            answers = session.call_many([r for _, r, _ in requests],
+                                        expected=expectations(requests))
+        else:
+            answers = session.call_many((), posted=posted)
+        return answers, None, session.read
     except ProtocolError as exc:
         session.kill()
-        return exc.partial, exc
+        return exc.partial, exc, None
 
 
 def verdict_of(requests: Plan, answers: Sequence[JSONObject], error: ProtocolError | None,
-               offset: int = 0) -> Verdict:
+               offset: int = 0, read: Sequence[int] | None = None) -> Verdict:
     """The verdict on ``answers`` to ``requests`` in order: the first that fails its check,
-    else ``error``, the protocol's (its index counted ``offset`` before ``requests``)."""
+    else ``error``, the protocol's (its index counted ``offset`` before ``requests``).
+    ``read``: the indexes, in order, of the answers that were read (Session.read); the
+    others were exactly the line expected, whose value passes its check (process.Expected:
+    a legal list, a step accepted, a start done), so only these are checked. None: all."""
     unnamed = 0
-    for (ref, _, check), answer in zip(requests, answers, strict=False):
+    pairs: Iterable[tuple[tuple[Ref, JSONObject, Check], JSONObject]] = (
+        zip(requests, answers, strict=False) if read is None
+        else [(requests[i], answers[i]) for i in read])
+    for (ref, _, check), answer in pairs:
         try:
             unnamed += bool(check(answer))
         except DisagreementError as exc:

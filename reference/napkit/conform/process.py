@@ -34,7 +34,7 @@ import subprocess
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
 from napkit.conform.fastschema import action_valid, definition_problems, is_valid
 from napkit.reading import LineMemo, ReadError, not_utf8
@@ -52,7 +52,8 @@ _ENCODER = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)  # made o
 #: the value that text reads as, without the id, a new dict at each call. A line that is
 #: exactly that is not read: napkit's own text of a value it made is strict JSON that the
 #: schema accepts; the answer is that dict, with the id added. Anything else is read and
-#: checked as usual.
+#: checked as usual. So that a caller need not look at such an answer again, the value must
+#: be one that passes the caller's own check of that request (see Session.read).
 Expected = Callable[[], tuple[bytes, "JSONObject"]]
 RESPONSE_TYPES = ("hello", "ok", "legal", "accepted", "refused", "outcome", "bye", "error",
                   "chance", "perft")
@@ -150,9 +151,10 @@ class ProcessChannel:
         # The text of each request body met, by identity (kept alive here; see _encoded).
         self._texts: dict[int, tuple[JSONObject, bytes]] = {}
         self._lines = LineMemo()
-        # The indexes of the last exchange's answers that were exactly the expected line
-        # (see _exchange): Session.call_many need not check them against the schema.
-        self.exact: set[int] = set()
+        # The indexes, in order, of the last exchange's answers that were read: the others
+        # were exactly the expected line (see _exchange), which Session.call_many need not
+        # check against the schema.
+        self.read: list[int] = []
 
     # the exchange -----------------------------------------------------------------------
     def exchange(self, requests: Sequence[JSONObject], timeout: float) -> tuple[
@@ -221,7 +223,7 @@ class ProcessChannel:
             pending = self._encoded(requests)
         buffer = self._buffer
         wanted = len(requests)
-        exact = self.exact = set()
+        read = self.read = []
         deadline = time.monotonic() + timeout
         while True:
             before = len(answers)
@@ -238,7 +240,6 @@ class ProcessChannel:
                         del buffer[:len(line)]
                         value["id"] = ident
                         answers.append(value)
-                        exact.add(index)
                         continue
                 # From where the last look stopped: a long line is scanned once, not at
                 # every read.
@@ -249,6 +250,7 @@ class ProcessChannel:
                 raw = bytes(buffer[:end])
                 del buffer[:end + 1]
                 self._scanned = 0
+                read.append(index)
                 answers.append(self._parse(raw, requests[index], want))
             if len(answers) == wanted:
                 return
@@ -493,6 +495,11 @@ class Session:
         self.next_id = 0
         self.starts = 0  # processes started
         self.aborted = False  # abort() was called: no program is to run any more
+        # The indexes, in order, of the last call_many's answers that were read; the others
+        # were exactly the line expected, whose value passes the caller's check by the
+        # contract of Expected, so a caller need not check them again. None after a
+        # protocol error.
+        self.read: Sequence[int] | None = None
 
     @property
     def alive(self) -> bool:
@@ -566,23 +573,25 @@ class Session:
         numbered = (posted if posted is not None
                     else self._send(channel, requests, first_id, expected))
         answers, error = channel.exchange(numbered, self.timeout)
-        # Answers that were exactly the expected line: valid, and of the request's id.
-        exact: set[int] = getattr(channel, "exact", set())
-        checked: list[JSONObject] = []
-        for index, (request, answer) in enumerate(zip(numbered, answers, strict=False)):
-            if index in exact:
-                checked.append(answer)  # type: ignore[arg-type]  # a dict: see Expected
-                continue
-            problem = _problem(request, answer)
+        # Only the answers read are checked: the others were exactly the expected line,
+        # valid and of the request's id (see Expected).
+        read: Sequence[int] | None = getattr(channel, "read", None)
+        indexes = range(len(answers)) if read is None else read
+        good = len(answers)
+        for index in indexes:
+            problem = _problem(numbered[index], answers[index])
             if problem is not None:
                 what, message = problem
-                error = ProtocolError(what, message, channel.stderr_tail(), len(checked))
+                error = ProtocolError(what, message, channel.stderr_tail(), index)
+                good = index
                 break
-            assert isinstance(answer, dict)
-            checked.append(answer)
+        # Every answer is a dict now: read ones passed _problem, the others are Expected's.
+        checked = cast("list[JSONObject]", answers if good == len(answers) else answers[:good])
         if error is not None:
             error.partial = checked
+            self.read = None
             raise error
+        self.read = indexes
         return checked
 
     def stderr_tail(self) -> str:
