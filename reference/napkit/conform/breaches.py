@@ -45,6 +45,7 @@ from napkit.engine.hand import HandState
 from napkit.engine.match import MatchState
 from napkit.engine.play import playable
 from napkit.engine.purchase import _limit as purchase_limit
+from napkit.engine.rules import KeptParams
 from napkit.engine.state import (
     AUCTION,
     DEAL,
@@ -556,45 +557,73 @@ def _possible(ruleset: Ruleset, params: JSONObject) -> tuple[Breach, ...]:
     """The breaches whose rule the ruleset has in force and whose needs ``params`` meet.
 
     A fuzzer plays a game of its own at nearly every episode, but games of a ruleset differ
-    little in what the needs read: the answer is kept by the ruleset and the parameters the
-    needs read (the top-level ones their paths start at, as text: equal text, equal values).
-    Each need is asked once though several refusals share it."""
-    table, _, heads = _spec_tables()
-    key = None
-    if heads is not None:
-        key = (id(ruleset), repr([params.get(head) for head in heads]))
-        known = _KEPT.get(key)
-        # The ruleset itself is kept with the answer, so that no other takes its id meanwhile.
-        if known is not None and known[0] is ruleset and known[1] is table:
-            return known[2]
-    met: dict[str, bool] = {}
-
-    def meets(need: str) -> bool:
-        answer = met.get(need)
-        if answer is None:
-            answer = met[need] = can_meet(params, need)
-        return answer
-
+    little in what the needs read. Parameters that Ruleset.resolve_kept gave (KeptParams,
+    never changed) share each value with every game of the same choices of the options it
+    reads: the answer is kept by the identity of the ruleset and of the top-level values the
+    needs read, so that games differing only in options no need reads find it without the
+    values being read whole (as text, that cost more than the answer kept saved). The objects
+    are kept with the answer, so that no other takes their ids meanwhile: a key found is the
+    same objects, and equal values that are other objects are only worked out again. Each
+    need is kept so too, by the one value it reads (_meets). Other parameters, which their
+    caller may change, are read afresh, as compile_rules reads them."""
+    table, _, heads, head_of = _spec_tables()
+    kept = type(params) is KeptParams
+    if heads is None or not kept:
+        return tuple(b for b, rule, needs in table if rule in ruleset.rules
+                     and all(can_meet(params, need) for need in needs))
+    read = tuple([params.get(head) for head in heads])
+    key = (id(ruleset), *[id(value) for value in read])
+    known = _KEPT.get(key)
+    if known is not None and known[0] is table:
+        return known[1]
+    # can_meet reads the parameters whole only where they are a switch themselves (by_option
+    # and cases are keys of theirs); else a need reads the one value at the head of its path.
+    whole = "by_option" in params or "cases" in params
     found = tuple(b for b, rule, needs in table if rule in ruleset.rules
-                  and all(meets(need) for need in needs))
-    if key is not None:
-        if len(_KEPT) >= 4096:
-            _KEPT.clear()
-        _KEPT[key] = (ruleset, table, found)
+                  and all(can_meet(params, need) if whole else
+                          _meets(params, need, head_of[need]) for need in needs))
+    if len(_KEPT) >= POSSIBLE_KEPT:
+        _KEPT.clear()
+    _KEPT[key] = (table, found, ruleset, read)
     return found
 
 
-# _possible's answers (fill-once and pure: threads may fill one at once, each alike).
-_KEPT: dict[tuple[int, str], tuple[Ruleset, object, tuple[Breach, ...]]] = {}
+def _meets(params: JSONObject, need: str, head: str) -> bool:
+    """can_meet(params, need) where the need reads ``params[head]`` alone, kept by the need
+    and that value's identity (as _possible keeps its answers): several refusals share a need,
+    and games of one ruleset most values."""
+    value = params.get(head)
+    key = (need, id(value))
+    known = _MET.get(key)
+    if known is not None:
+        return known[0]
+    answer = can_meet(params, need)
+    if len(_MET) >= POSSIBLE_KEPT:
+        _MET.clear()
+    _MET[key] = (answer, value)  # the value kept, so that no other takes its id meanwhile
+    return answer
+
+
+#: How many answers _possible and _meets keep, each: emptied when full, so that a campaign's
+#: memory stays flat.
+POSSIBLE_KEPT = 4096
+
+# _possible's answers by the ids of the ruleset and of the values read, with the spec's table
+# they were found with and the objects whose ids the key holds (fill-once and pure: threads
+# may fill one at once, each alike).
+_KEPT: dict[tuple[int, ...], tuple[object, tuple[Breach, ...], Ruleset, tuple[object, ...]]] = {}
+# _meets's answers by the need and the id of the value it read, with that value (the same).
+_MET: dict[tuple[str, int], tuple[bool, object]] = {}
 
 BreachNeeds = tuple[tuple[Breach, str, tuple[str, ...]], ...]
-SpecTables = tuple[BreachNeeds, tuple[str, ...], tuple[str, ...] | None]
+SpecTables = tuple[BreachNeeds, tuple[str, ...], tuple[str, ...] | None, dict[str, str]]
 
 
 def _spec_tables() -> SpecTables:
     """What the spec says of the breaches, read once per spec loaded: each breach with the id
     of its rule and its refusal's needs; every bid id of every ruleset, sorted; the top-level
-    parameters the needs read (None if a need cannot be read: can_meet will say so)."""
+    parameters the needs read (None if a need cannot be read: can_meet will say so); the one
+    each need read reads, by need (those that can be read)."""
     spec = default_spec()
     loaded, tables = _TABLES
     if loaded is not spec:
@@ -609,14 +638,17 @@ def _spec_tables() -> SpecTables:
         # can_meet walks the parameters from the head of a need's path (the whole of them is
         # looked at only to see whether it is a switch itself: by_option and cases).
         heads: set[str] | None = {"by_option", "cases"}
+        head_of: dict[str, str] = {}
         for _, _, wanted in needs:
             for need in wanted:
                 match = NEED.match(need)
                 if match is None or heads is None:
                     heads = None
                     continue
-                heads.add(match.group(2).split(".")[0].removesuffix("[*]"))
-        tables = (needs, tuple(sorted(bid_ids)), None if heads is None else tuple(sorted(heads)))
+                head_of[need] = match.group(2).split(".")[0].removesuffix("[*]")
+                heads.add(head_of[need])
+        tables = (needs, tuple(sorted(bid_ids)), None if heads is None else tuple(sorted(heads)),
+                  head_of)
         _set_tables(spec, tables)
     return tables
 
@@ -626,4 +658,4 @@ def _set_tables(spec: object, tables: SpecTables) -> None:
     _TABLES = (spec, tables)  # one store: a thread reads the old pair or this one, whole
 
 
-_TABLES: tuple[object, SpecTables] = (None, ((), (), None))
+_TABLES: tuple[object, SpecTables] = (None, ((), (), None, {}))
