@@ -99,6 +99,26 @@ def test_lines_cut_anywhere_come_out_whole(chunk: int) -> None:
     assert lines.end() == b"four"
 
 
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from([b"a", b"bb", b"\n", b"c" * 9, b"d" * 10, b"e" * 11]),
+                max_size=30), st.integers(1, 40))
+def test_lines_in_chunks_of_any_size_are_the_lines_split_at_once(
+        pieces: list[bytes], chunk: int) -> None:
+    """Lines of 10 bytes at most, fed in chunks that hold several whole lines, a line's end
+    or none: each line given whole or by its length, as splitting all the data at once."""
+    data = b"".join(pieces)
+    *whole, last = data.split(b"\n")
+    lines = Lines(10)
+    done: list[bytes | bytearray | int] = []
+    for at in range(0, len(data), chunk):
+        done += lines.feed(data[at:at + chunk])
+    assert [x if isinstance(x, int) else bytes(x) for x in done] == [
+        x if len(x) <= 10 else len(x) for x in whole]
+    end = lines.end()
+    expected = None if not last else last if len(last) <= 10 else len(last)
+    assert (end if end is None or isinstance(end, int) else bytes(end)) == expected
+
+
 def test_twenty_megabytes_of_junk_then_a_request() -> None:
     """The reader is linear: 20 MB in one line (over the limit) and 12 MB within it are read
     and answered, as the quadratic reader took seconds to do."""

@@ -162,8 +162,8 @@ def test_a_refusal_or_an_action_utf8_cannot_carry_is_written_in_ascii() -> None:
     expected = adapter_module._encode({"id": 42, "type": "refused", "rule": "NAP-1.3.1",
                                        "reason": refusal.message})
     assert expected.isascii()
-    assert adapter._refused(42, refusal) == expected
-    assert adapter._refused(42, refusal) == expected  # kept
+    assert adapter._refused(b'{"id":42,', refusal) == expected
+    assert adapter._refused(b'{"id":42,', refusal) == expected  # kept
     assert adapter._joined((Play(0), Bid("\ud800"))) is None  # the legal answer's full path
     assert adapter._joined((Play(0), Bid("three"))) == b",".join(
         ENCODER.encode(action_to_json(a)).encode() for a in (Play(0), Bid("three")))
