@@ -14,7 +14,7 @@ from collections.abc import Iterator
 import pytest
 from napkit import adapter as adapter_module
 from napkit.adapter import Adapter, serve
-from napkit.engine.actions import Action, Bid, Play
+from napkit.engine.actions import Action, Bid, Buy, Play
 from napkit.engine.game import Game
 from napkit.engine.hand import HandState
 from napkit.engine.match import MatchState, new_match
@@ -25,7 +25,8 @@ from napkit.reading import loads
 
 ENCODER = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)
 GAMES = [("pagat", 4, {}), ("pagat", 3, {"mis": "on"}), ("classic", 5, {}),
-         ("napoleon", 4, {}), ("peep", 4, {}), ("pub-floater", 4, {})]
+         ("napoleon", 4, {}), ("peep", 4, {}), ("pub-floater", 4, {}),
+         ("pagat-purchase", 4, {})]
 ODD = [
     b'{"id":5,"type":"legal"',  # not JSON
     b'{"id":6,"type":"legal","type":"legal"}',  # a key twice
@@ -167,6 +168,18 @@ def test_a_refusal_or_an_action_utf8_cannot_carry_is_written_in_ascii() -> None:
     assert adapter._joined((Play(0), Bid("\ud800"))) is None  # the legal answer's full path
     assert adapter._joined((Play(0), Bid("three"))) == b",".join(
         ENCODER.encode(action_to_json(a)).encode() for a in (Play(0), Bid("three")))
+
+
+def test_a_buy_is_written_as_the_full_path_writes_it() -> None:
+    rng = random.Random(5)
+    for size in range(9):
+        for _ in range(50):
+            cards = sum(1 << card for card in rng.sample(range(52), size))
+            assert adapter_module._buy_text(cards) == ENCODER.encode(
+                action_to_json(Buy(cards))).encode()
+    actions = (Buy(0), Play(3), Buy(1 << 51 | 1 << 13 | 1), Buy(0))
+    assert Adapter()._joined(actions) == b",".join(
+        ENCODER.encode(action_to_json(a)).encode() for a in actions)
 
 
 def test_the_last_games_used_are_kept(monkeypatch: pytest.MonkeyPatch) -> None:
