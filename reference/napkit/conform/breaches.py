@@ -23,6 +23,7 @@ from napkit.engine.actions import (
     LEAVE_WIDOW,
     PASS,
     PEEK,
+    PLAYS,
     SIT_OUT,
     Action,
     Bid,
@@ -148,6 +149,18 @@ def _later_players(state: HandState) -> list[int]:
 
 def _out_of_turn(state: HandState, rng: random.Random) -> Candidates:
     out: Candidates = []
+    if state.phase == PLAY:
+        # Past the first lead (where later players are found), the turn lifted to a seat
+        # lists the plays of the engine's playable mask of that seat's hand: the suit led
+        # where the hand holds it, else every card (NAP-8.1.1, NAP-8.1.3), and every card at
+        # the lead of a later trick; each the engine's own Play, in card order, as
+        # legal_plays lists them. Told here without the lifted hand being built (a play asks
+        # this at every card); tests/test_prober_speed.py compares the two.
+        led = SUIT_BITS[state.trick[0] // 13] if state.trick else 0
+        for seat in _later_players(state):
+            hand = state.hands[seat]
+            out += [(seat, PLAYS[card]) for card in cards_of(hand & led or hand)]
+        return out
     for seat in _later_players(state):
         lifted = lift_turn(state, seat)
         out += [(seat, a) for a in lifted.legal_actions() if not isinstance(a, Peek)]
@@ -168,18 +181,24 @@ def _not_held_as(state: HandState, make: Callable[[int], Action], phase: Phase,
     # A card is legal in the play when the engine's mask of playable cards holds it, which is
     # what the play's apply checks (and nothing after it refuses): no next state is built.
     plays = phase == PLAY and make is Play
-    if plays and (state.trick or state.tricks):
+    if plays and (state.trick or state.tricks
+                  or state.game.rules.bids[state.contract].lead == "any"):
         # Past the first lead that mask is the suit led where the hand holds it, else every
-        # card (playable: NAP-8.1.1, NAP-8.1.3). A card lifted in for one of its own suit
-        # leaves the hand holding the suit led or not, so it is playable whichever card it
-        # replaces, and each suit is told apart once instead of every pair being lifted (a
-        # play asks this at every card); tests/test_breaches_speed.py compares the two.
+        # card (playable: NAP-8.1.1, NAP-8.1.3); at the first lead (the declarer's) of a
+        # contract that sets no lead, every card (opening_leads: NAP-7.2.2). A card lifted in
+        # for one of its own suit leaves the hand holding the suit led or not, so it is
+        # playable whichever card it replaces, and each suit is told apart once instead of
+        # every pair being lifted (a play asks this at every card); tests/test_breaches_speed.py
+        # and tests/test_prober_speed.py compare the two. The cards come suit by suit, each in
+        # card order, as below (cards_of's order), each the engine's own Play of it (equal to
+        # make(card), and not built anew).
         led = SUIT_BITS[state.trick[0] // 13] if state.trick else 0
         follows = hand & led
-        for suit in SUIT_BITS:  # suit by suit, each card in card order, as below
+        suits = 0
+        for suit in SUIT_BITS:
             if hand & suit & ~keep and (not follows or suit == led):
-                out += [(seat, make(card)) for card in cards_of(others & suit)]
-        return out
+                suits |= suit
+        return [(seat, PLAYS[card]) for card in cards_of(others & suits)]
     # The lifted hands are built as lift_card builds them, from one list of the state's
     # fields and one of its hands, changed in place: a play asks this at every card.
     fields = list(state)
@@ -210,7 +229,28 @@ def _discard_not_held(state: HandState, rng: random.Random) -> Candidates:
 
 
 def _buy_not_held(state: HandState, rng: random.Random) -> Candidates:
-    return _not_held_as(state, lambda card: Buy(1 << card), PURCHASE)
+    """A purchase of one card not held (as _not_held_as finds them). A buy of one card the
+    buyer holds is refused only for chips they cannot pay or a stock too short (NAP-6.2.1,
+    NAP-6.2.2), and what follows it (the next buyer, a reshuffle, or the auction) reads no
+    card of the hand: so either every card of a suit the buyer holds, lifted in for any card
+    of its suit, may be bought, or none, and one lift tells which instead of every pair
+    being lifted and bought (tests/test_prober_speed.py compares the two)."""
+    if state.phase != PURCHASE:
+        return []
+    seat = state.turn
+    hand = state.hands[seat]
+    suits = 0
+    for suit in SUIT_BITS:
+        if hand & suit:
+            suits |= suit
+    cards = cards_of(hand_pack(state) & ~hand & suits)
+    if not cards:
+        return []
+    card = cards[0]
+    instead = cards_of(hand & SUIT_BITS[card // 13])[0]
+    if not lift_card(state, seat, card, instead).is_legal(Buy(1 << card)):
+        return []
+    return [(seat, Buy(1 << card)) for card in cards]
 
 
 def _revoke(state: HandState, rng: random.Random) -> Candidates:
