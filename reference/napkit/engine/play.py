@@ -13,7 +13,14 @@ from __future__ import annotations
 
 from napkit.engine.acting import not_held
 from napkit.engine.actions import PLAYS, Action, Play
-from napkit.engine.cards import SUIT_BITS, SUIT_NAMES, card_words, cards_of, names
+from napkit.engine.cards import (
+    SUIT_BITS,
+    SUIT_NAMES,
+    by_suit_mask,
+    card_words,
+    cards_of,
+    names,
+)
 from napkit.engine.state import NOBODY, PLAY, H, HandData, Trick, replace
 from napkit.engine.trumps import OBLIGATIONS, fixed_by_lead, opening_leads
 from napkit.errors import IllegalActionError
@@ -36,9 +43,7 @@ _SUIT_PLAYS: PlayTable = ()
 
 def _suit_plays() -> PlayTable:
     global _SUIT_PLAYS  # noqa: PLW0603
-    _SUIT_PLAYS = tuple(
-        tuple(tuple(PLAYS[s * 13 + r] for r in range(13) if m >> r & 1) for m in range(1 << 13))
-        for s in range(4))
+    _SUIT_PLAYS = tuple(by_suit_mask(PLAYS[s * 13:s * 13 + 13]) for s in range(4))
     return _SUIT_PLAYS
 
 
