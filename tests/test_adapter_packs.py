@@ -193,6 +193,31 @@ def test_the_full_path_is_not_taken_for_a_pack_as_napkit_writes_it() -> None:
     assert len(read) == 1
 
 
+def test_a_cut_or_a_first_dealer_is_remembered_and_a_pack_is_not() -> None:
+    """A cut, or the first dealer's draw, is one of a few dozen lines met again and again:
+    the next line with the same body is served from the memo, as the full path answers it.
+    A line carrying a pack that is not as napkit writes it (read in full) is not kept."""
+    remembered = 0
+    for state, action in chance_points(0):
+        if isinstance(action, (Deal, Shuffle, Reshuffle)):
+            continue
+        fast, full = Adapter(), Adapter()
+        for ident in (5, 6):
+            fast.state = full.state = state
+            raw = line(ident, {"type": "apply", "seat": None, "action": action_to_json(action)})
+            assert fast.handle_line(raw) == full._read_line(raw, None)
+            assert fast.state == full.state == state.apply(action)
+        assert [kept for _, _, kept in fast.known.values()] == [action]
+        remembered += 1
+    assert remembered >= 2
+    state, _ = next(chance_points(0))
+    adapter = Adapter()
+    for body in ODD_BODIES:
+        adapter.state = state
+        adapter.handle_line(pack_line(b"7", body))
+    assert not adapter.known
+
+
 PIECES = [" ", '"', ",", "[", "]", "{", "}", ":", "\\", "\\u0041", "\\ud800", "\u00e9",
           "\ud800", "\x00", "\r", "NaN", "1", "-0", "1e3", "null", "true", "T", "a", "10", "AS",
           '"AS"', '"AS",', '"pack":', '"type":"deal",', '"stock":[],', '"seat":null,',

@@ -204,18 +204,17 @@ class Adapter:
 
     def _remember(self, body: bytes, request: JSONObject) -> None:
         """Keep a request that passes the checks (with its action read, for ``apply``) under
-        ``body``: not one that fails them (its answer names its id), nor chance's actions nor
-        any carrying a pack (a deal or a shuffle is met once)."""
-        if _ident(request) is None or (request.get("type") == "apply"
-                                       and request.get("seat") is None):
+        ``body``: not one that fails them (its answer names its id), nor one carrying a pack
+        (a deal or a shuffle is met once). Chance's other actions are kept: a cut or the
+        first dealer's draw is one of a few dozen, met again and again."""
+        told = request.get("action")
+        if _ident(request) is None or (type(told) is dict and told.get("type") in _PACK_TYPES):
             return
         try:
             kind = _check(request)
             action = (action_from_json(request["action"], ["action"]) if kind == "apply"
                       else None)
         except Exception:  # answered already (an error): only not remembered
-            return
-        if isinstance(action, CHANCE_TYPES):
             return
         if len(self.known) >= MEMO_SIZE:
             self.known.clear()
@@ -503,6 +502,7 @@ _PACK_HEADS: dict[bytes, Callable[[tuple[int, ...]], Action]] = {
     for kind, field, make in ((b"deal", b"pack", Deal), (b"shuffle", b"pack", Shuffle),
                               (b"reshuffle", b"stock", Reshuffle))}
 _CARD = CARD_TEXTS.__getitem__
+_PACK_TYPES = frozenset(("deal", "shuffle", "reshuffle"))  # the actions carrying a pack
 _CARD_TEXT = {card: text for text, card in CARD_TEXTS.items()}.__getitem__  # its inverse
 
 
