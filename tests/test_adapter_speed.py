@@ -116,6 +116,16 @@ def test_remembered_lines_answer_the_bytes_the_full_path_writes() -> None:
     assert fast.texts and fast.lists and fast.refusals and fast.made
 
 
+def test_lines_met_first_answer_the_bytes_the_full_path_writes() -> None:
+    # Each line met for the first time (the memo emptied before it): checked once, its action
+    # read once, and kept, on a path of its own.
+    fast, full = Adapter(), Adapter()
+    for raw in conversation(5):
+        fast.known.clear()
+        assert fast.handle_line(raw) == full_path(full, raw)
+        assert fast.state == full.state
+
+
 def test_the_memo_is_never_changed_by_what_it_serves() -> None:
     adapter = Adapter()
     for raw in conversation(2):

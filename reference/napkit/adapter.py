@@ -186,7 +186,7 @@ class Adapter:
     def _read_line(self, line: bytes | str, body: bytes | None) -> bytes:
         """The response line to a line read in full; with ``body`` (what follows the line's
         ``{"id":N,``), the request is remembered for the next line with that body if it
-        passes the checks."""
+        passes the checks (see :meth:`_first_line`)."""
         try:
             text = line if isinstance(line, str) else line.decode()
         except UnicodeDecodeError as exc:
@@ -197,25 +197,40 @@ class Adapter:
             except ReadError as exc:
                 response = _unread(text, exc)
             else:
+                if body is not None and type(request) is dict and isinstance(line, bytes):
+                    return self._first_line(line[:len(line) - len(body)], body, request)
                 response = self.handle(request)
-                if body is not None and type(request) is dict:
-                    self._remember(body, request)
         return _encode(response)
 
-    def _remember(self, body: bytes, request: JSONObject) -> None:
-        """Keep a request that passes the checks (with its action read, for ``apply``) under
-        ``body``: not one that fails them (its answer names its id), nor one carrying a pack
-        (a deal or a shuffle is met once). Chance's other actions are kept: a cut or the
-        first dealer's draw is one of a few dozen, met again and again."""
-        told = request.get("action")
-        if _ident(request) is None or (type(told) is dict and told.get("type") in _PACK_TYPES):
-            return
+    def _first_line(self, head: bytes, body: bytes, request: JSONObject) -> bytes:
+        """The answer line to a request read from a line that starts with ``head``
+        (``{"id":N,``) and is the first met with ``body`` after it, as :meth:`handle` answers
+        it, checked once and its action read once; kept under ``body`` if it passes the
+        checks (with its action read, for ``apply``), unless its action carries a pack (a
+        deal or a shuffle is met once). Chance's other actions are kept: a cut or the first
+        dealer's draw is one of a few dozen, met again and again."""
+        ident = _ident(request)
         try:
             kind = _check(request)
-            action = (action_from_json(request["action"], ["action"]) if kind == "apply"
-                      else None)
-        except Exception:  # answered already (an error): only not remembered
-            return
+        except Exception as exc:  # not kept: the answer names what is wrong
+            return _encode(_failure(ident, exc))
+        told = request.get("action")
+        if ident is None or (type(told) is dict and told.get("type") in _PACK_TYPES):
+            return _encode(self._serve(ident, kind, request))
+        if kind != "apply":
+            self._remember(body, kind, request, None)
+            return _encode(self._serve(ident, kind, request))
+        try:
+            action = action_from_json(told, ["action"])
+        except Exception as exc:  # not kept; answered as _apply answers it, nothing started first
+            return _encode(_failure(ident, self._not_started() if self.state is None else exc))
+        self._remember(body, kind, request, action)
+        return self._apply_line(head, request["seat"], action)
+
+    def _remember(self, body: bytes, kind: str, request: JSONObject,
+                  action: Action | None) -> None:
+        """Keep a request that passes the checks, of that kind (with its action read, for
+        ``apply``), under ``body``."""
         if len(self.known) >= MEMO_SIZE:
             self.known.clear()
         self.known[body] = (kind, {k: v for k, v in request.items() if k != "id"}, action)
