@@ -294,20 +294,25 @@ class Prober:
         assert isinstance(game, Game)
         in_hand, in_match = self.breaches(game)
         hand = state if isinstance(state, HandState) else state.hand
-        # Each breach with what its finder looks at: the hand in play, or the match itself.
-        options: list[tuple[Breach, Any]] = []
-        if hand is not None:
-            options += [(b, hand) for b in in_hand]
+        # The breaches to draw among, numbered (not listed: a try is drawn at one step in
+        # PROBE_ODDS): the hand's, tried on the hand in play, then the match's, on the match.
+        hands = len(in_hand) if hand is not None else 0
+        count = hands
         if isinstance(state, MatchState) and (hand is None or state.is_over()):
-            options += [(b, state) for b in in_match]
-        if not options:
+            count += len(in_match)
+        if not count:
             return ()
-        start = rng.randrange(len(options))
-        for k in range(len(options)):  # the drawn breach first, then the next that can arise
-            breach, where = options[(start + k) % len(options)]
-            find = breach.find if isinstance(where, HandState) else breach.in_match
-            assert find is not None
-            candidates = find(where, rng)
+        start = rng.randrange(count)
+        for k in range(count):  # the drawn breach first, then the next that can arise
+            at = (start + k) % count
+            if at < hands:
+                breach = in_hand[at]
+                assert breach.find is not None and hand is not None
+                candidates = breach.find(hand, rng)
+            else:
+                breach = in_match[at - hands]
+                assert breach.in_match is not None and isinstance(state, MatchState)
+                candidates = breach.in_match(state, rng)
             if not candidates:
                 continue
             seat, action = candidates[rng.randrange(len(candidates))]
