@@ -250,8 +250,8 @@ class ProcessChannel:
                 raw = bytes(buffer[:end])
                 del buffer[:end + 1]
                 self._scanned = 0
-                read.append(index)
                 answers.append(self._parse(raw, requests[index], want))
+                read.append(index)  # after: a line that does not parse is no answer
             if len(answers) == wanted:
                 return
             if len(answers) > before:  # the time limit runs from the last answer
