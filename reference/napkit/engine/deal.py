@@ -36,13 +36,20 @@ def hand_pack(state: HandData) -> int:
 def sample_deal(state: HandData, rng: random.Random) -> Deal:
     """A shuffled pack for the deal.
 
-    The cards are sorted by a random key each (``rng.random()``): a uniform shuffle, as
-    ``rng.shuffle`` is, in half the time.
+    The cards are sorted by a random key each (``rng.random()``, drawn in card order): a
+    uniform shuffle, as ``rng.shuffle`` is, in half the time. An rng with a ``randoms(n)``
+    method (the fuzzer's :class:`napkit.conform.shrink.Choices`) draws the keys in one call,
+    the same numbers as a call of ``random()`` each.
     """
     global _SAMPLED  # noqa: PLW0603
     cards, mask = _pack(state.game, len(state.order))
-    key = rng.random
-    pack = tuple(sorted(cards, key=lambda _: key()))
+    randoms: Callable[[int], list[float]] | None = getattr(rng, "randoms", None)
+    keys = randoms(len(cards)) if randoms is not None else [rng.random() for _ in cards]
+    # A stable sort, as sorted(cards, key=...) is: equal keys keep card order. The getter of
+    # the cards in that order makes the tuple (a pack deals five cards to two players or more,
+    # NAP-4.2.1: a getter of ten items or more gives a tuple).
+    order = sorted(range(len(cards)), key=keys.__getitem__)
+    pack: tuple[int, ...] = itemgetter(*order)(cards)
     _SAMPLED = (pack, mask)
     return Deal(pack)
 
