@@ -4,8 +4,12 @@
   ``n`` calls of ``random()`` give and record them, from a seed or a replayed list;
 - :func:`napkit.engine.deal.sample_deal`: the pack sorted by a ``random()`` key a card, drawn
   in card order, equal keys keeping card order (a stable sort), with a plain
-  ``random.Random`` or a ``Choices``, which draws the keys in one call, for a game of
-  every way the deal lays out a pack (and the widow dealt before the hands, too).
+  ``random.Random`` or a ``Choices``, which draws the keys in one call;
+- :func:`napkit.engine.deal.dealt_hands`: the hands ``state.apply(deal)`` holds, for every
+  game of every ruleset and choice of options, every dealer, seats sitting out, and the widow
+  dealt before the hands as well as after them or not at all;
+- :func:`napkit.conform.starts.strong_deal`: the deal, and the draws, of the way it was
+  first written (each pack applied to the state and its hands weighed).
 """
 
 from __future__ import annotations
@@ -17,11 +21,14 @@ from functools import cache
 
 import pytest
 from napkit.conform.shrink import Choices
+from napkit.conform.starts import strong_deal
+from napkit.engine.actions import Action, Deal
 from napkit.engine.cards import cards_of
-from napkit.engine.deal import sample_deal
+from napkit.engine.deal import dealt_hands, sample_deal
 from napkit.engine.game import Game, RulesetLike
-from napkit.engine.hand import HandState
-from napkit.errors import SetupError
+from napkit.engine.hand import APPLY, HandState
+from napkit.engine.players import mask_worth
+from napkit.errors import IllegalActionError, SetupError
 from napkit.spec.catalog import default_spec
 
 
@@ -83,6 +90,27 @@ def layouts() -> list[Game]:
     return list(found.values())
 
 
+def tables(game: Game, rng: random.Random) -> Iterator[HandState]:
+    """Hands about to be dealt: each dealer with every seat in, and a few seats sitting out."""
+    n = game.players
+    for dealer in range(n):
+        yield game.new_hand(dealer)
+    for size in range(2, n):
+        try:
+            game.pack(size)
+        except SetupError:  # no pack is given for so few players
+            continue
+        for _ in range(3):
+            seats = tuple(sorted(rng.sample(range(n), size)))
+            yield game.new_hand(rng.choice(seats), seats=seats)
+
+
+def a_pack(state: HandState, rng: random.Random) -> tuple[int, ...]:
+    cards = list(cards_of(state.game.pack(len(state.order))))
+    rng.shuffle(cards)
+    return tuple(cards)
+
+
 def test_randoms_draws_and_records_what_random_does() -> None:
     for seed in range(20):
         bulk, single = Choices(seed=seed), Choices(seed=seed)
@@ -122,3 +150,62 @@ def test_equal_keys_keep_card_order(replay: list[int]) -> None:
         state = game.new_hand(0)
         assert (sample_deal(state, Choices(replay=replay)).pack
                 == keyed_pack(state, Choices(replay=replay)))
+
+
+def test_dealt_hands_are_the_hands_the_deal_deals() -> None:
+    # Every layout in depth: every dealer, seats sitting out, packs in several orders.
+    rng = random.Random(4)
+    checked = 0
+    for game in layouts():
+        for state in tables(game, rng):
+            for _ in range(3):
+                pack = a_pack(state, rng)
+                hands = state.apply(Deal(pack)).hands
+                assert dealt_hands(state, pack) == [hands[s] for s in state.order], (game, pack)
+                checked += 1
+    assert checked > 1000
+    assert {g.rules.widow.dealt if g.rules.widow else None for g in layouts()} == {
+        None, "after-hands", "before-hands"}
+
+
+def test_dealt_hands_for_every_game() -> None:
+    # And every game of the spec once, with a drawn dealer and pack.
+    rng = random.Random(5)
+    for game in all_games():
+        state = game.new_hand(rng.randrange(game.players))
+        pack = a_pack(state, rng)
+        hands = state.apply(Deal(pack)).hands
+        assert dealt_hands(state, pack) == [hands[s] for s in state.order], (game, pack)
+
+
+def first_strong_deal(state: HandState, rng: random.Random) -> Action:
+    """strong_deal as first written: each pack applied, and the hands of the state weighed."""
+    apply = APPLY[state.phase]
+    best: tuple[float, Action] | None = None
+    for _ in range(30):
+        deal = state.sample_chance(rng)
+        hands = apply(state, deal).hands
+        worth = max([mask_worth(hands[s]) for s in state.order])
+        if best is None or worth > best[0]:
+            best = (worth, deal)
+    assert best is not None
+    return best[1]
+
+
+def test_strong_deal_deals_and_draws_as_first_written() -> None:
+    rng = random.Random(6)
+    for i, game in enumerate(layouts()):
+        for state in itertools.islice(tables(game, rng), 0, None, 3):
+            plain, plain_twin = random.Random(i), random.Random(i)
+            assert strong_deal(state, plain) == first_strong_deal(state, plain_twin)
+            assert plain.getstate() == plain_twin.getstate()
+            seeded, seeded_twin = Choices(seed=i), Choices(seed=i)
+            assert strong_deal(state, seeded) == first_strong_deal(state, seeded_twin)
+            assert seeded.drawn == seeded_twin.drawn
+
+
+def test_strong_deal_is_for_the_deal_only() -> None:
+    state = Game.create("pagat", 4).new_hand(0)
+    dealt = state.apply(strong_deal(state, random.Random(1)))
+    with pytest.raises(IllegalActionError, match=r"NAP-4\.2\.2"):
+        strong_deal(dealt, random.Random(1))

@@ -12,9 +12,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from napkit.engine.actions import Action
+from napkit.engine.deal import dealt_hands, sample_deal
 from napkit.engine.game import Game
-from napkit.engine.hand import APPLY, HandState
+from napkit.engine.hand import HandState
 from napkit.engine.players import mask_worth
+from napkit.engine.state import DEAL
+from napkit.errors import IllegalActionError
 
 JSONObject = dict[str, Any]
 
@@ -23,15 +26,13 @@ JSONObject = dict[str, Any]
 # with a Style drawn from the case's rng: their draws from it are part of what a seed replays.
 def strong_deal(state: HandState, rng: random.Random) -> Action:
     """Of a few shuffled packs, the one that deals some player the strongest hand."""
-    # Each pack is dealt by the deal's own phase function, without the conductor's start of
-    # the phases after it, which change no hand: the same hands as state.apply(deal) holds.
-    apply = APPLY[state.phase]
-    order = state.order
+    if state.phase != DEAL:
+        raise IllegalActionError("NAP-4.2.2", f"the cards are not dealt in the {state.phase_name}")
     best: tuple[float, Action] | None = None
     for _ in range(30):
-        deal = state.sample_chance(rng)
-        hands = apply(state, deal).hands
-        worth = max([mask_worth(hands[s]) for s in order])
+        deal = sample_deal(state, rng)
+        # Only the hands are weighed: the hands state.apply(deal) holds, without the state.
+        worth = max(map(mask_worth, dealt_hands(state, deal.pack)))
         if best is None or worth > best[0]:
             best = (worth, deal)
     assert best is not None

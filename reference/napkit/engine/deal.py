@@ -119,6 +119,20 @@ def _layout(game: GameLike, n: int) -> Layout:
     return layout
 
 
+def dealt_hands(state: HandData, pack: tuple[int, ...]) -> list[int]:
+    """The mask of each hand that :func:`apply_deal` deals from this pack (NAP-4.2.1 to
+    4.2.3), for the seats of ``state.order`` in turn: its ``hands[seat]``, without the new
+    state. A strong deal (napkit.conform.starts) weighs the hands of thirty packs to keep one.
+    The pack is not checked: it must be a shuffle of the hand's pack (:func:`sample_deal`)."""
+    places = _layout(state.game, len(state.order))[0]
+    bits = _BITS
+    hands = []
+    for place in places:
+        a, b, c, d, e = place(pack)  # five cards a hand (NAP-4.2.1)
+        hands.append(bits[a] | bits[b] | bits[c] | bits[d] | bits[e])
+    return hands
+
+
 def apply_deal(state: H, action: Action) -> H:
     """Implements: NAP-4.2.1, NAP-4.2.2, NAP-4.2.3, NAP-4.3.1.
 
