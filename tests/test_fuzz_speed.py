@@ -31,6 +31,7 @@ from napkit.conform.fuzz import (
     as_json,
     draw_episode,
     expectations,
+    judge,
     judge_group,
     plan,
     scope_of,
@@ -305,6 +306,26 @@ def test_an_expected_answer_passes_its_own_check() -> None:
             assert check({"id": 7, **value}) == ""
             seen += 1
     assert seen > 1000
+
+
+def test_napkit_s_adapter_writes_every_expected_line_exactly() -> None:
+    # Against napkit's own adapter every answer but an outcome is the line expected, so the
+    # judge reads none of them: the refusal of an illegal try too (its reason as the engine
+    # gives it).
+    session = Session(process_opener(ADAPTER), 30.0)
+    session.open()
+    try:
+        tries = 0
+        for episode in _episodes(30):
+            requests = plan(episode, KINDS)
+            _, verdict = judge(requests, session)
+            assert verdict.disagreement is None
+            assert session.read is not None
+            assert {requests[i][0].part for i in session.read} <= {"outcome"}
+            tries += sum(ref.part == "probe" for ref, _, _ in requests)
+        assert tries > 50
+    finally:
+        session.close()
 
 
 @pytest.mark.parametrize(("broken", "episode", "request_index"), [(1, 0, 1), (5, 1, 2)])

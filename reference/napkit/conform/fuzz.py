@@ -32,7 +32,7 @@ from functools import partial
 from typing import Any, NamedTuple, NoReturn, TypeVar
 
 from napkit.conform.breaches import Breach, possible_breaches, refusal
-from napkit.conform.process import Expected, ProtocolError, Session, vouch
+from napkit.conform.process import Expected, ProtocolError, Session
 from napkit.conform.runner import (
     DisagreementError,
     _check_accepted,
@@ -164,12 +164,14 @@ def scope_of(supports: Mapping[str, Any], known: Mapping[str, Ruleset],
 # --- an episode ---------------------------------------------------------------------------------
 class Probe(NamedTuple):
     """An illegal action tried before a step: who, what, the rule that refuses it (NAP-1.3.4)
-    and the refusal of the law book it is (its breach)."""
+    and the refusal of the law book it is (its breach); ``reason``, the engine's reason for
+    the refusal, where known (napkit's adapter gives it: see _RefusedCheck)."""
 
     seat: int | None
     action: Action
     rule: str
     breach: str
+    reason: str | None = None
 
 
 class Step(NamedTuple):
@@ -318,9 +320,9 @@ class Prober:
             seat, action = candidates[rng.randrange(len(candidates))]
             if seat is None and not self.chance_tries:
                 return ()
-            rule, _ = refusal(state, seat, action)
+            rule, reason = refusal(state, seat, action)
             if rule == breach.rule:
-                return (Probe(seat, action, rule, breach.name),)
+                return (Probe(seat, action, rule, breach.name, reason),)
             return ()
         return ()
 
@@ -588,7 +590,6 @@ class _LegalCheck:
 
     def expect(self) -> tuple[bytes, JSONObject]:
         expected = self._expected()
-        vouch(expected)
         turn = b'"chance"' if self.seat is None else b"%d" % self.seat
         return (b',"type":"legal","turn":%s,"actions":[%s]}' % (turn, self.texts),
                 {"type": "legal", "turn": "chance" if self.seat is None else self.seat,
@@ -623,13 +624,16 @@ def _ok() -> tuple[bytes, JSONObject]:
 
 def expectations(requests: Plan) -> list[Expected | None]:
     """What each request's answer is expected to be, where known (process.Expected): the
-    legal actions, a step accepted, a start done."""
+    legal actions, a step accepted, an illegal try refused (where its reason is known), a
+    start done."""
     out: list[Expected | None] = []
     for _, _, check in requests:
         if isinstance(check, _LegalCheck):
             out.append(check.expect)
         elif isinstance(check, _AcceptedCheck):
             out.append(_accepted)
+        elif isinstance(check, _RefusedCheck) and check.probe.reason is not None:
+            out.append(check.expect)
         else:
             out.append(_ok if check is _check_ok else None)
     return out
@@ -733,10 +737,39 @@ def end_requests(episode: Episode, kinds: frozenset[str]) -> Plan:
 def _tries(step: int, probes: Sequence[Probe]) -> Plan:
     out: Plan = []
     for j, probe in enumerate(probes):
-        expect = {"seat": probe.seat, "action": as_json(probe.action), "rule": probe.rule}
         out.append((Ref("probe", step, j), apply_request(probe.seat, probe.action),
-                    partial(_check_refused, expect=expect)))
+                    _RefusedCheck(probe)))
     return out
+
+
+class _RefusedCheck:
+    """The check of an illegal try's answer: refused, under the probe's rule (the runner's
+    check words anything else). :meth:`expect` gives the answer napkit's adapter writes
+    (process.Expected), the engine's reason with the rule, where the probe knows it."""
+
+    __slots__ = ("probe",)
+
+    def __init__(self, probe: Probe) -> None:
+        self.probe = probe
+
+    def __call__(self, answer: JSONObject) -> str:
+        probe = self.probe
+        return _check_refused(answer, {"seat": probe.seat, "action": as_json(probe.action),
+                                       "rule": probe.rule})
+
+    def expect(self) -> tuple[bytes, JSONObject]:
+        rule, reason = self.probe.rule, self.probe.reason
+        tail = _REFUSALS.get((rule, reason))
+        if tail is None:
+            text = _TEXT.encode({"type": "refused", "rule": rule, "reason": reason})
+            tail = _REFUSALS[rule, reason] = _kept(_REFUSALS, b"," + text[1:].encode(
+                "utf-8", "surrogatepass"))
+        return tail, {"type": "refused", "rule": rule, "reason": reason}
+
+
+# A refusal's answer text after the id, by rule and reason: a campaign's illegal tries meet
+# the same few hundred refusals again and again.
+_REFUSALS: dict[tuple[str, str | None], bytes] = {}
 
 
 def _check_ok(answer: JSONObject) -> str:
@@ -846,7 +879,8 @@ def verdict_of(requests: Plan, answers: Sequence[JSONObject], error: ProtocolErr
     else ``error``, the protocol's (its index counted ``offset`` before ``requests``).
     ``read``: the indexes, in order, of the answers that were read (Session.read); the
     others were exactly the line expected, whose value passes its check (process.Expected:
-    a legal list, a step accepted, a start done), so only these are checked. None: all."""
+    a legal list, a step accepted, an illegal try refused, a start done), so only these are
+    checked. None: all."""
     unnamed = 0
     pairs: Iterable[tuple[tuple[Ref, JSONObject, Check], JSONObject]] = (
         zip(requests, answers, strict=False) if read is None

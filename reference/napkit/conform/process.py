@@ -223,35 +223,11 @@ class ProcessChannel:
             pending = self._encoded(requests)
         buffer = self._buffer
         wanted = len(requests)
-        read = self.read = []
+        self.read = []
         deadline = time.monotonic() + timeout
         while True:
             before = len(answers)
-            while len(answers) < wanted:
-                index = len(answers)
-                want = expected[index] if expected else None
-                if want is not None and not self._scanned:
-                    # The line napkit's adapter would write, if it is there whole: taken as
-                    # its value, neither copied nor read (see Expected).
-                    tail, value = want()
-                    ident = requests[index]["id"]
-                    line = b'{"id":%d%b\n' % (ident, tail)
-                    if buffer.startswith(line):
-                        del buffer[:len(line)]
-                        value["id"] = ident
-                        answers.append(value)
-                        continue
-                # From where the last look stopped: a long line is scanned once, not at
-                # every read.
-                end = buffer.find(b"\n", self._scanned)
-                if end < 0:
-                    self._scanned = len(buffer)
-                    break
-                raw = bytes(buffer[:end])
-                del buffer[:end + 1]
-                self._scanned = 0
-                answers.append(self._parse(raw, requests[index], want))
-                read.append(index)  # after: a line that does not parse is no answer
+            self._take(requests, expected, answers)
             if len(answers) == wanted:
                 return
             if len(answers) > before:  # the time limit runs from the last answer
@@ -273,6 +249,41 @@ class ProcessChannel:
                 pending = self._write_some(pending)
             for fd in readable:
                 self._read(fd, request)
+
+    def _take(self, requests: Sequence[JSONObject], expected: Sequence[Expected | None] | None,
+              answers: list[object]) -> None:
+        """Add to ``answers`` the answers the buffer holds whole, in order (see Expected)."""
+        buffer = self._buffer
+        read = self.read
+        while len(answers) < len(requests):
+            index = len(answers)
+            want = expected[index] if expected else None
+            if want is not None and not self._scanned:
+                # The line napkit's adapter would write, if it is there whole: taken as its
+                # value, neither copied nor read (see Expected).
+                tail, value = want()
+                ident = requests[index]["id"]
+                line = b'{"id":%d%b\n' % (ident, tail)
+                if buffer.startswith(line):
+                    del buffer[:len(line)]
+                    value["id"] = ident
+                    answers.append(value)
+                    continue
+            # From where the last look stopped: a long line is scanned once, not at every read.
+            end = buffer.find(b"\n", self._scanned)
+            if end < 0:
+                self._scanned = len(buffer)
+                return
+            raw = bytes(buffer[:end])
+            del buffer[:end + 1]
+            self._scanned = 0
+            # The expected line, met across two reads, is taken as above.
+            exact = None if want is None else self._exact(raw, requests[index], want)
+            if exact is not None:
+                answers.append(exact)
+                continue
+            answers.append(self._parse(raw, requests[index]))
+            read.append(index)  # after: a line that does not parse is no answer
 
     def _read(self, fd: int, request: JSONObject) -> None:
         # The buffer is one unfinished line when this reads: at most one byte past the limit
@@ -300,11 +311,9 @@ class ProcessChannel:
         1.0 for a whole number), naming where. A line that is exactly the ``expected`` text
         is its value without being read."""
         if expected is not None:
-            tail, value = expected()
-            head = b'{"id":%d' % request["id"]
-            if (len(raw) == len(head) + len(tail) and raw.endswith(tail)
-                    and raw.startswith(head)):
-                return {"id": request["id"], **value}
+            exact = self._exact(raw, request, expected)
+            if exact is not None:
+                return exact
         try:
             return self._lines.read(raw)
         except UnicodeDecodeError as exc:
@@ -318,6 +327,16 @@ class ProcessChannel:
                 problem = f"is JSON that the protocol does not allow: {exc.where}: {exc.message}"
         raise ProtocolError("not-json", f"answered the {_what(request)} with a line that "
                                         f"{problem}", self.stderr_tail())
+
+    @staticmethod
+    def _exact(raw: bytes, request: JSONObject, expected: Expected) -> JSONObject | None:
+        """The value of ``raw`` if it is exactly the ``expected`` line, else None."""
+        tail, value = expected()
+        head = b'{"id":%d' % request["id"]
+        if len(raw) == len(head) + len(tail) and raw.endswith(tail) and raw.startswith(head):
+            value["id"] = request["id"]
+            return value
+        return None
 
     def _late(self, request: JSONObject, unread: bool) -> ProtocolError:
         if self.proc.poll() is not None:
