@@ -28,7 +28,6 @@ import random
 from bisect import bisect_left
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import partial
 from typing import Any, NamedTuple, NoReturn, TypeVar
 
 from napkit.conform.breaches import Breach, possible_breaches, refusal
@@ -625,14 +624,15 @@ def _ok() -> tuple[bytes, JSONObject]:
 def expectations(requests: Plan) -> list[Expected | None]:
     """What each request's answer is expected to be, where known (process.Expected): the
     legal actions, a step accepted, an illegal try refused (where its reason is known), a
-    start done."""
+    start done, the outcome."""
     out: list[Expected | None] = []
     for _, _, check in requests:
         if isinstance(check, _LegalCheck):
             out.append(check.expect)
         elif isinstance(check, _AcceptedCheck):
             out.append(_accepted)
-        elif isinstance(check, _RefusedCheck) and check.probe.reason is not None:
+        elif isinstance(check, _OutcomeCheck) or (
+                isinstance(check, _RefusedCheck) and check.probe.reason is not None):
             out.append(check.expect)
         else:
             out.append(_ok if check is _check_ok else None)
@@ -729,9 +729,27 @@ def end_requests(episode: Episode, kinds: frozenset[str]) -> Plan:
     wants = "match" if episode.kind == "match" else "outcome"
     if outcome is not None and wants in kinds:
         out.append((Ref("outcome"), {"type": "outcome"},
-                    partial(_check_outcome, kind=episode.kind if episode.kind == "match"
-                            else "outcome", expected=outcome)))
+                    _OutcomeCheck("match" if episode.kind == "match" else "outcome", outcome)))
     return out
+
+
+class _OutcomeCheck:
+    """The check of the outcome (a hand's or a match's) at the end of an episode. :meth:`expect`
+    gives the answer as napkit's adapter writes it (process.Expected)."""
+
+    __slots__ = ("expected", "kind")
+
+    def __init__(self, kind: str, expected: JSONObject) -> None:
+        self.kind = kind
+        self.expected = expected
+
+    def __call__(self, answer: JSONObject) -> str:
+        return _check_outcome(answer, kind=self.kind, expected=self.expected)
+
+    def expect(self) -> tuple[bytes, JSONObject]:
+        text = _TEXT.encode(self.expected).encode("utf-8", "surrogatepass")
+        return (b',"type":"outcome","outcome":%b}' % text,
+                {"type": "outcome", "outcome": self.expected})
 
 
 def _tries(step: int, probes: Sequence[Probe]) -> Plan:
@@ -879,8 +897,8 @@ def verdict_of(requests: Plan, answers: Sequence[JSONObject], error: ProtocolErr
     else ``error``, the protocol's (its index counted ``offset`` before ``requests``).
     ``read``: the indexes, in order, of the answers that were read (Session.read); the
     others were exactly the line expected, whose value passes its check (process.Expected:
-    a legal list, a step accepted, an illegal try refused, a start done), so only these are
-    checked. None: all."""
+    a legal list, a step accepted, an illegal try refused, a start done, the outcome), so
+    only these are checked. None: all."""
     unnamed = 0
     pairs: Iterable[tuple[tuple[Ref, JSONObject, Check], JSONObject]] = (
         zip(requests, answers, strict=False) if read is None
