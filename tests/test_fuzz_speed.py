@@ -339,3 +339,29 @@ def test_a_protocol_error_in_a_batch_is_the_episode_s_it_broke_in(
     found = verdicts[episode].disagreement
     assert found is not None and found.problem == "not-json"
     assert found.ref == Ref("apply", request_index)
+
+
+
+def test_a_campaign_on_one_core_checks_the_same_episodes(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # On one core the next episodes are drawn once a batch is judged, not while the program
+    # answers it: the same episodes, checked in the same order, with the same result.
+    from napkit.conform import campaign
+
+    def run(cores: int) -> tuple[Any, ...]:
+        monkeypatch.setattr(campaign, "cpus", lambda: cores)
+        session = Session(process_opener(ADAPTER), 30.0)
+        hello = session.open()
+        try:
+            scope = scope_of(hello.supports, default_spec().rulesets)
+            camp = campaign.Campaign(scope, session, 4, Games(default_spec().rulesets))
+            outcome = camp.run(hands=15, seconds=None, do_shrink=False)  # a last batch of one
+        finally:
+            session.close()
+        reach = outcome.reach
+        return (reach.episodes, reach.hands, reach.steps, dict(reach.events),
+                dict(reach.breaches), outcome.stopped, outcome.found)
+
+    one = run(1)
+    assert one[0] == 15 and one[5] == "hands"
+    assert one == run(2)
