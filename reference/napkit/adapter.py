@@ -29,14 +29,20 @@ from typing import Any, BinaryIO
 import napkit
 from napkit.engine.acting import act
 from napkit.engine.actions import CHANCE_TYPES, Action, Buy, Deal, Reshuffle, Shuffle
-from napkit.engine.cards import cards_of
 from napkit.engine.game import Game
 from napkit.engine.hand import HandState
 from napkit.engine.match import MatchState, new_match
 from napkit.engine.state import CHANCE
 from napkit.errors import RuleError, SpecError, json_path
+from napkit.formats.jsontext import dumps as _dumps
 from napkit.formats.records import hand_outcome
-from napkit.formats.values import CARD_TEXTS, FormatError, action_from_json, action_to_json
+from napkit.formats.values import (
+    CARD_TEXTS,
+    FormatError,
+    action_from_json,
+    action_to_json,
+    buy_text,
+)
 from napkit.longrun import settle
 from napkit.reading import WHOLE, ReadError, loads, not_utf8
 from napkit.spec.catalog import default_spec
@@ -283,7 +289,7 @@ class Adapter:
                 parts.append(kept[1])
                 continue
             if type(action) is Buy:
-                parts.append(_buy_text(action.cards))
+                parts.append(buy_text(action.cards))
                 continue
             text = texts.get(action)
             if text is None:
@@ -503,13 +509,6 @@ def _ident(request: object) -> int | None:
     return None
 
 
-def _buy_text(cards: int) -> bytes:
-    """The JSON text of ``Buy(cards)``, as ``_dumps(action_to_json(...))`` writes it (its
-    cards in card order, each as :data:`~napkit.formats.values.CARD_TEXTS` has it) at under
-    a third of the cost (tests/test_adapter_speed.py compares the two)."""
-    return b'{"type":"buy","cards":[%b]}' % b",".join(map(_CARD_TEXT, cards_of(cards)))
-
-
 # What a chance apply of a pack is, after its id, up to its first card, as napkit writes it
 # (JSON with no spaces: napkit.conform.process); then the cards and "]}}".
 _PACK_HEADS: dict[bytes, Callable[[tuple[int, ...]], Action]] = {
@@ -518,7 +517,6 @@ _PACK_HEADS: dict[bytes, Callable[[tuple[int, ...]], Action]] = {
                               (b"reshuffle", b"stock", Reshuffle))}
 _CARD = CARD_TEXTS.__getitem__
 _PACK_TYPES = frozenset(("deal", "shuffle", "reshuffle"))  # the actions carrying a pack
-_CARD_TEXT = {card: text for text, card in CARD_TEXTS.items()}.__getitem__  # its inverse
 
 
 def _pack_action(body: bytes) -> Action | None:
@@ -675,36 +673,9 @@ def _encode(response: JSONObject) -> bytes:
         return _ASCII_ENCODER.encode(response).encode() + b"\n"
 
 
-# Made once: json.loads and json.dumps with arguments build a new decoder or encoder each call.
-_ENCODER = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)
+# Made once: json.dumps with arguments builds a new encoder each call. (The UTF-8 one, made
+# once: napkit.formats.jsontext.)
 _ASCII_ENCODER = json.JSONEncoder(separators=(",", ":"))
-
-
-def _fast_dumps() -> Callable[[object], str]:
-    """``_ENCODER.encode``, made once: ``encode`` builds a new C encoder for every value it
-    writes, half the cost of writing an action's text or a short answer. The one made here
-    is ``encode``'s own, as it builds it for ``_ENCODER`` but for the check for cycles (a
-    response holds none: it is built of JSON read and of the engine's values); where this
-    Python has none, or it writes a sample otherwise, ``encode`` itself."""
-    make = getattr(json.encoder, "c_make_encoder", None)
-    if make is None:  # no C encoder (another Python)
-        return _ENCODER.encode
-    try:
-        encoder = make(None, _ENCODER.default, json.encoder.encode_basestring, None, ":", ",",
-                       False, False, True)
-
-        def dumps(value: object) -> str:
-            return "".join(encoder(value, 0))
-
-        sample = {"a": [1, -2, "\u00e9\"\n\ud800", None, True, False, {}, []], "b": {"c": ""}}
-        if dumps(sample) == _ENCODER.encode(sample):
-            return dumps
-    except Exception:  # a C encoder called otherwise
-        pass
-    return _ENCODER.encode
-
-
-_dumps = _fast_dumps()
 _PAIRS = json.JSONDecoder(object_pairs_hook=list)  # objects as their (key, value) pairs
 # Every character at which str.splitlines breaks a line, escaped as JSON would: a message is
 # one line, whatever a request's keys hold (a JSON path quotes them as they are).

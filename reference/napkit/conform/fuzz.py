@@ -23,7 +23,6 @@ exactly from its seed, and :mod:`napkit.conform.shrink` can reduce a failing one
 
 from __future__ import annotations
 
-import json
 import random
 from bisect import bisect_left
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -41,15 +40,16 @@ from napkit.conform.runner import (
 )
 from napkit.conform.shrink import Choices
 from napkit.conform.starts import HandStart, draw_start, new_hand, strong_deal
-from napkit.engine.actions import CHANCE_TYPES, Action, Deal
+from napkit.engine.actions import CHANCE_TYPES, Action, Buy, Deal
 from napkit.engine.game import Game
 from napkit.engine.hand import HandState
 from napkit.engine.match import HAND, MatchState, new_match
 from napkit.engine.observation import player_view
 from napkit.engine.players import BiasedPlayer, Style, seat_view
 from napkit.engine.state import CHANCE, DEAL
+from napkit.formats.jsontext import dumps
 from napkit.formats.records import hand_outcome
-from napkit.formats.values import FormatError, action_from_json, action_to_json
+from napkit.formats.values import FormatError, action_from_json, action_to_json, buy_text
 from napkit.spec.rulesets import Ruleset
 
 JSONObject = dict[str, Any]
@@ -482,7 +482,6 @@ def legal_json(state: HandState | MatchState) -> list[JSONObject]:
 _FACES: dict[Action, tuple[JSONObject, bytes]] = {}
 _FACES_BY_ID: dict[int, tuple[Action, tuple[JSONObject, bytes]]] = {}
 _KEYS: dict[Action, tuple[tuple[str, Any], ...] | None] = {}  # the key its JSON compares by
-_TEXT = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)
 
 _T = TypeVar("_T")
 #: How many entries each of the fuzzer's memos of actions keeps: the actions of play recur,
@@ -508,12 +507,16 @@ def _face(action: Action) -> tuple[JSONObject, bytes]:
     known = _FACES_BY_ID.get(id(action))
     if known is not None and known[0] is action:
         return known[1]
+    if type(action) is Buy:
+        # Any set of cards, seldom met twice, and tens of them a hand: kept, they would fill
+        # the memos and empty them of the actions that do recur. Made afresh.
+        return action_to_json(action), buy_text(action.cards)
     face = _FACES.get(action)
     if face is None:
         value = action_to_json(action)
         # A lone surrogate (a house bid's id) is kept as it is: napkit's adapter writes that
         # line in ASCII, so it does not match, and is read.
-        text = _TEXT.encode(value).encode("utf-8", "surrogatepass")
+        text = dumps(value).encode("utf-8", "surrogatepass")
         face = _FACES[action] = _kept(_FACES, (value, text))
     _FACES_BY_ID[id(action)] = _kept(_FACES_BY_ID, (action, face))
     return face
@@ -530,7 +533,7 @@ def as_json(action: Action) -> JSONObject:
 def _text(action: Action) -> bytes:
     """The action's JSON text as napkit's adapter writes it."""
     if isinstance(action, CHANCE_TYPES):
-        return _TEXT.encode(action_to_json(action)).encode("utf-8", "surrogatepass")
+        return dumps(action_to_json(action)).encode("utf-8", "surrogatepass")
     return _face(action)[1]
 
 
@@ -747,7 +750,7 @@ class _OutcomeCheck:
         return _check_outcome(answer, kind=self.kind, expected=self.expected)
 
     def expect(self) -> tuple[bytes, JSONObject]:
-        text = _TEXT.encode(self.expected).encode("utf-8", "surrogatepass")
+        text = dumps(self.expected).encode("utf-8", "surrogatepass")
         return (b',"type":"outcome","outcome":%b}' % text,
                 {"type": "outcome", "outcome": self.expected})
 
@@ -779,7 +782,7 @@ class _RefusedCheck:
         rule, reason = self.probe.rule, self.probe.reason
         tail = _REFUSALS.get((rule, reason))
         if tail is None:
-            text = _TEXT.encode({"type": "refused", "rule": rule, "reason": reason})
+            text = dumps({"type": "refused", "rule": rule, "reason": reason})
             tail = _REFUSALS[rule, reason] = _kept(_REFUSALS, b"," + text[1:].encode(
                 "utf-8", "surrogatepass"))
         return tail, {"type": "refused", "rule": rule, "reason": reason}

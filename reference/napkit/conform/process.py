@@ -37,6 +37,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol, cast
 
 from napkit.conform.fastschema import action_valid, definition_problems, is_valid
+from napkit.formats.jsontext import dumps
 from napkit.reading import LineMemo, ReadError, not_utf8
 
 PROTOCOL = "napkit-adapter/1"
@@ -46,7 +47,6 @@ JSONObject = dict[str, Any]
 #: a longer one is not an answer (the longest napkit writes, its hello, is under 2 KB).
 MAX_LINE = 64 * 1024 * 1024
 STDERR_KEPT = 64 * 1024  # bytes of the program's standard error kept for reports
-_ENCODER = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)  # made once
 #: What a caller expects the answer to a request to be, as napkit's adapter writes it: a
 #: function giving the line's text after the id (from its comma on, without the newline) and
 #: the value that text reads as, without the id, a new dict at each call. A line that is
@@ -194,18 +194,18 @@ class ProcessChannel:
         same few hundred requests again and again, and keeps them) is not encoded again: its
         text follows the id."""
         if bodies is None:
-            return memoryview(b"".join(_ENCODER.encode(r).encode() + b"\n" for r in requests))
+            return memoryview(b"".join(dumps(r).encode() + b"\n" for r in requests))
         texts = self._texts
         lines = []
         for request, body in zip(requests, bodies, strict=True):
             known = texts.get(id(body))
             if known is None or known[0] is not body:
                 if "id" in body:  # not a body: its own id would be overwritten
-                    lines.append(_ENCODER.encode(request).encode() + b"\n")
+                    lines.append(dumps(request).encode() + b"\n")
                     continue
                 if len(texts) >= 8192:
                     texts.clear()
-                text = _ENCODER.encode(body).encode()
+                text = dumps(body).encode()
                 known = texts[id(body)] = (body, b"," + text[1:] if len(text) > 2 else b"}")
             lines.append(b'{"id":%d%s\n' % (request["id"], known[1]))
         return memoryview(b"".join(lines))

@@ -88,6 +88,16 @@ def cards_to_json(cards: Sequence[int]) -> list[str]:
 #: that takes a pack written as napkit writes one without reading its JSON (see
 #: napkit.adapter); any other text of a card is not here.
 CARD_TEXTS: dict[bytes, int] = {b'"%b"' % name.encode(): parse_card(name) for name in CARD_NAMES}
+_TEXT_OF = {card: text for text, card in CARD_TEXTS.items()}.__getitem__  # its inverse
+
+
+def buy_text(cards: int) -> bytes:
+    """The JSON text of ``Buy(cards)`` as napkit writes it (compact, as
+    :func:`napkit.formats.jsontext.dumps` writes ``action_to_json``'s object: its cards in
+    card order, each as :data:`CARD_TEXTS` has it), put together from the cards' texts at
+    under a third of the cost: a purchase is any set of cards, seldom met twice, and a hand
+    lists tens of them (tests/test_adapter_speed.py compares the two)."""
+    return b'{"type":"buy","cards":[%b]}' % b",".join(map(_TEXT_OF, cards_of(cards)))
 
 
 def card_from_json(value: JSONValue, path: list[str | int]) -> int:
