@@ -109,18 +109,23 @@ def test_the_expected_line_is_taken_and_any_other_is_read() -> None:
     exact = b'{"id":41' + tail
     # napkit's adapter writes exactly that line: the expected value, nothing read.
     assert exact == json.dumps({"id": 41, **value}, separators=(",", ":")).encode()
-    got = channel._parse(exact, request, check.expect)
+    got = channel._exact(exact, request, check.expect)
     assert got == {"id": 41, **value}
     assert channel._lines.known == {}
-    # Spaces, another id, another order: read as any line is, and equal where it should be.
+    # Spaces, another id, another order: not the expected line, so read as any line is, and
+    # equal where it should be.
     spaced = json.dumps({"id": 41, **value}).encode()
-    assert channel._parse(spaced, request, check.expect) == got
-    other_id = channel._parse(b'{"id":42' + tail, request, check.expect)
+    assert channel._exact(spaced, request, check.expect) is None
+    assert channel._parse(spaced, request) == got
+    other_line = b'{"id":42' + tail
+    assert channel._exact(other_line, request, check.expect) is None
+    other_id = channel._parse(other_line, request)
     assert isinstance(other_id, dict) and other_id["id"] == 42
     reordered = json.dumps({"id": 41, "type": "legal", "turn": value["turn"],
                             "actions": value["actions"][::-1]},
                            separators=(",", ":")).encode()
-    read = channel._parse(reordered, request, check.expect)
+    assert channel._exact(reordered, request, check.expect) is None
+    read = channel._parse(reordered, request)
     assert isinstance(read, dict) and read["actions"] == value["actions"][::-1]
 
 

@@ -304,16 +304,11 @@ class ProcessChannel:
         else:
             raise self._ended(request)
 
-    def _parse(self, raw: bytes, request: JSONObject, expected: Expected | None = None
-               ) -> object:
+    def _parse(self, raw: bytes, request: JSONObject) -> object:
         """The value of a response line, read strictly (napkit.reading.loads): ProtocolError
         for one that is not UTF-8, not JSON, or JSON no napkit format has (NaN, a key twice,
-        1.0 for a whole number), naming where. A line that is exactly the ``expected`` text
-        is its value without being read."""
-        if expected is not None:
-            exact = self._exact(raw, request, expected)
-            if exact is not None:
-                return exact
+        1.0 for a whole number), naming where. (A line that is exactly the expected text is
+        taken before: :meth:`_exact`.)"""
         try:
             return self._lines.read(raw)
         except UnicodeDecodeError as exc:
@@ -449,8 +444,7 @@ def _accepted_at_once(response: JSONObject) -> bool:
 
 
 def vouch(actions: list[Any]) -> None:
-    """Take a list of actions napkit made as valid under the schema, while it lives: the
-    expected answer of a legal request (:data:`Expected`) is not checked again."""
+    """Take a list of actions as valid under the schema, while it lives (see _VALID_LISTS)."""
     if len(_VALID_LISTS) >= 8192:
         _VALID_LISTS.clear()
     _VALID_LISTS[id(actions)] = actions
