@@ -8,7 +8,7 @@ Run from the repository root::
     .venv/bin/python benchmarks/adapter_long_line.py --sizes 100 16 1 --repeats 3
     .venv/bin/python benchmarks/adapter_long_line.py --command "python old_adapter.py"
 
-Each measurement is a new adapter process (``python -m napkit.adapter``, or ``--command``):
+Each measurement is a new adapter process (``python -m napkit.protocol.adapter``, or ``--command``):
 its handshake and one session (below) first, untimed (starting Python and the engine's first
 tables are not the line's cost), then the timed part, from the first byte written to the last
 answer read, then ``bye``. Its peak resident memory
@@ -103,8 +103,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--sizes", type=float, nargs="+", default=[100, 16],
                         help="line sizes in MB (10^6 bytes); default: 100 16")
     parser.add_argument("--repeats", type=int, default=1, help="runs of each; the best shown")
-    parser.add_argument("--command", default=f"{shlex.quote(sys.executable)} -m napkit.adapter",
-                        help="the adapter to run (default: python -m napkit.adapter)")
+    parser.add_argument("--command",
+                        default=f"{shlex.quote(sys.executable)} -m napkit.protocol.adapter",
+                        help="the adapter to run (default: python -m napkit.protocol.adapter)")
     args = parser.parse_args(argv)
     command = shlex.split(args.command)
     session, count = session_lines()

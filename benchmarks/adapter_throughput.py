@@ -1,4 +1,5 @@
-"""CPU time of the reference adapter (``python -m napkit.adapter``) per hand and per request, on
+"""CPU time of the reference adapter (``python -m napkit.protocol.adapter``) per hand and per
+request, on
 the requests ``napkit fuzz`` sends it, without the fuzzer's own cost.
 
     .venv/bin/python benchmarks/adapter_throughput.py                    # 600 episodes
@@ -24,14 +25,14 @@ import subprocess
 import sys
 from pathlib import Path
 
-from napkit.adapter import PROTOCOL, supports
-from napkit.conform.campaign import episode_seed
-from napkit.conform.fuzz import Games, Prober, draw_episode, plan, scope_of
-from napkit.conform.shrink import Choices
+from napkit.conform.fuzz.campaign import episode_seed
+from napkit.conform.fuzz.episodes import Games, Prober, draw_episode, plan, scope_of
+from napkit.conform.fuzz.shrink import Choices
+from napkit.protocol.adapter import PROTOCOL, supports
 from napkit.spec.catalog import default_spec
 
 KINDS = frozenset({"legal", "illegal", "outcome", "match"})
-ADAPTER = [sys.executable, "-m", "napkit.adapter"]
+ADAPTER = [sys.executable, "-m", "napkit.protocol.adapter"]
 _ENCODER = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)  # as a session writes
 
 

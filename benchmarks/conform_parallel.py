@@ -1,5 +1,6 @@
 """``napkit conform -j 2`` against ``-j 1``: cases per second through the adapter protocol with
-one and with two processes of the reference adapter (``python -m napkit.adapter``), measured in
+one and with two processes of the reference adapter (``python -m napkit.protocol.adapter``),
+measured in
 the same run, and the ratio; with two, both ways of sharing the harness: worker processes
 (what ``napkit conform`` does where the system forks) and threads of one process.
 
@@ -10,10 +11,10 @@ Run from the repository root::
     .venv/bin/python benchmarks/conform_parallel.py --ruleset pagat     # a part of the suite
 
 Each way runs the very same cases through the very same harness as ``napkit conform``:
-:func:`napkit.conform.runner.run_suite` with one session, or with several that share the cases
-among threads (:class:`napkit.conform.parallel.Pool`), and
-:func:`~napkit.conform.runner.run_suite_in_processes`, each session in a forked worker
-process (:class:`~napkit.conform.parallel.ProcessPool`). Every run must pass every case and
+:func:`napkit.conform.run.runner.run_suite` with one session, or with several that share the cases
+among threads (:class:`napkit.conform.run.parallel.Pool`), and
+:func:`~napkit.conform.run.runner.run_suite_in_processes`, each session in a forked worker
+process (:class:`~napkit.conform.run.parallel.ProcessPool`). Every run must pass every case and
 give the same results in the same order, or the benchmark stops. As napkit conform times a
 run, the clock starts after the first program's handshake, and starting the others (as their
 first case comes) is part of the run. The ways take turns within each repeat, so that a busy
@@ -38,11 +39,11 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from napkit.conform.cli import reference_command
-from napkit.conform.parallel import ProcessPool, cores
-from napkit.conform.process import Session, process_opener
-from napkit.conform.runner import PASSED, CaseResult, run_suite, run_suite_in_processes
-from napkit.conform.suite import Case, Filters, default_suite_dir, load_suite, select
+from napkit.cli.conform import reference_command
+from napkit.conform.run.parallel import ProcessPool, cores
+from napkit.conform.run.runner import PASSED, CaseResult, run_suite, run_suite_in_processes
+from napkit.conform.suite.cases import Case, Filters, default_suite_dir, load_suite, select
+from napkit.protocol.process import Session, process_opener
 
 
 def children_cpu() -> float:

@@ -1,5 +1,6 @@
 """Conformance throughput: cases per second against the reference engine in this process, and
-through the adapter protocol (``python -m napkit.adapter`` in its own process, JSON Lines over
+through the adapter protocol (``python -m napkit.protocol.adapter`` in its own process, JSON Lines
+over
 pipes), in the same run.
 
 Run from the repository root::
@@ -8,9 +9,9 @@ Run from the repository root::
     .venv/bin/python benchmarks/conform_throughput.py --repeats 5
     .venv/bin/python benchmarks/conform_throughput.py --made 600      # cases made here
 
-Both ways run the very same cases through the very same harness (napkit.conform.runner: every
+Both ways run the very same cases through the very same harness (napkit.conform.run.runner: every
 response checked against the adapter schema, every comparison made); only the channel differs.
-In process, :class:`napkit.adapter.Adapter` answers each request dict directly; through the
+In process, :class:`napkit.protocol.adapter.Adapter` answers each request dict directly; through the
 protocol, each case's requests are written as lines to the adapter process and its answers
 read back. The cases are the suite's (``conformance/cases``, or ``--suite``) or, with
 ``--made N``, made here from random hands of the engine's: for each hand, a ``legal`` case
@@ -31,10 +32,9 @@ import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from napkit.conform.cli import reference_command
-from napkit.conform.process import Channel, Session, in_process_opener, process_opener
-from napkit.conform.runner import PASSED, run_suite
-from napkit.conform.suite import Case, default_suite_dir, load_suite
+from napkit.cli.conform import reference_command
+from napkit.conform.run.runner import PASSED, run_suite
+from napkit.conform.suite.cases import Case, default_suite_dir, load_suite
 from napkit.engine.actions import Action, Play
 from napkit.engine.cards import cards_of
 from napkit.engine.game import Game
@@ -43,6 +43,7 @@ from napkit.engine.state import CHANCE
 from napkit.errors import IllegalActionError
 from napkit.formats.records import hand_outcome, step_to_json
 from napkit.formats.values import action_to_json
+from napkit.protocol.process import Channel, Session, in_process_opener, process_opener
 
 TABLES: tuple[tuple[str, int], ...] = (("pagat", 4), ("pagat-floater", 5), ("classic", 3),
                                        ("peep", 6))

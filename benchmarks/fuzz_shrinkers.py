@@ -1,5 +1,5 @@
 """Which shrinker ``napkit fuzz`` uses, by measurement: its choice-sequence passes
-(:func:`napkit.conform.shrink.shrink`: cut the tail, delete runs, zero runs, lower numbers)
+(:func:`napkit.conform.fuzz.shrink.shrink`: cut the tail, delete runs, zero runs, lower numbers)
 against classic delta debugging (ddmin: delete ever smaller chunks, nothing else) on the same
 first disagreements.
 
@@ -23,11 +23,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from napkit.conform import campaign as campaign_module  # noqa: E402
-from napkit.conform.campaign import Campaign  # noqa: E402
-from napkit.conform.fuzz import Games, scope_of  # noqa: E402
-from napkit.conform.process import Session, process_opener  # noqa: E402
-from napkit.conform.shrink import ShrinkResult, shrink  # noqa: E402
+from napkit.conform.fuzz import campaign as campaign_module  # noqa: E402
+from napkit.conform.fuzz.campaign import Campaign  # noqa: E402
+from napkit.conform.fuzz.episodes import Games, scope_of  # noqa: E402
+from napkit.conform.fuzz.shrink import ShrinkResult, shrink  # noqa: E402
+from napkit.protocol.process import Session, process_opener  # noqa: E402
 from napkit.spec.catalog import default_spec  # noqa: E402
 
 SAMPLE = ("revoke-allowed", "auction-opens-with-dealer", "purchase-cost-per-card",

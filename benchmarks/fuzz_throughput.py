@@ -13,7 +13,8 @@ The ways, the same episodes (seed 1, every ruleset, every kind), taking turns, b
   requests planned), nothing asked: the fuzzer's own cost.
 * ``in-process``: drawn and checked against napkit's adapter called in this process
   (``InProcessChannel``: no process, no JSON text).
-* ``protocol -j 1, 1 core``: ``napkit fuzz --hands N`` against ``python -m napkit.adapter``,
+* ``protocol -j 1, 1 core``: ``napkit fuzz --hands N`` against ``python -m
+napkit.protocol.adapter``,
   both processes held to one core (``sched_setaffinity``): the two take turns, as on a
   machine with one core.
 * ``protocol -j 1, 2 cores``: the same, free to use both cores (the fuzzer draws the next
@@ -37,11 +38,11 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from napkit.adapter import supports
-from napkit.conform.campaign import episode_seed
-from napkit.conform.fuzz import Games, Prober, check_episode, draw_episode, plan, scope_of
-from napkit.conform.process import Session, in_process_opener
-from napkit.conform.shrink import Choices
+from napkit.conform.fuzz.campaign import episode_seed
+from napkit.conform.fuzz.episodes import Games, Prober, check_episode, draw_episode, plan, scope_of
+from napkit.conform.fuzz.shrink import Choices
+from napkit.protocol.adapter import supports
+from napkit.protocol.process import Session, in_process_opener
 from napkit.spec.catalog import default_spec
 
 KINDS = frozenset({"legal", "illegal", "outcome", "match"})

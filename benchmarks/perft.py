@@ -10,7 +10,7 @@ Run from the repository root::
 
 1. **Slow counts.** Every published count marked ``slow`` (spec/conformance.md 5.2: above 5,000,
    at most 100,000, which the test suite leaves out) is counted by
-   :func:`napkit.conform.perft.perft` and compared with the file; the table gives, by ruleset,
+   :func:`napkit.conform.perft.count.perft` and compared with the file; the table gives, by ruleset,
    the counts checked, the nodes (the sum of the counts), the seconds and nodes per second.
    Every count must agree (exit status 1 if one does not).
 2. **Bulk counting.** The same counts by a plain recursion that plays every action of the last
@@ -19,7 +19,8 @@ Run from the repository root::
 3. ``--walk``: nodes per second of ``conformance/walk_perft.py``, which replays the position and
    the path to every node through a program over the adapter protocol (it has no undo), on the
    classic positions to counts of at most 300, through ``js-classic`` (Node.js) and through
-   napkit's own adapter (``python -m napkit.adapter``): why the independent walk keeps to small
+   napkit's own adapter (``python -m napkit.protocol.adapter``): why the independent walk keeps to
+   small
    depths.
 4. ``--mutants``: for every mutant of ``conformance/mutants``, how many positions of its
    rulesets have a published count of at most 500 that it changes (a position whose steps
@@ -40,7 +41,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from napkit.conform.perft import Position, State, perft, published, published_files, warm
+from napkit.conform.perft.count import Position, State, perft, published, published_files, warm
 from napkit.errors import SpecError
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -172,7 +173,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.walk:
         print()
         node = shutil.which("node")
-        programs = {"napkit adapter": [sys.executable, "-m", "napkit.adapter"]}
+        programs = {"napkit adapter": [sys.executable, "-m", "napkit.protocol.adapter"]}
         if node is not None:
             programs["js-classic"] = [node, str(ROOT / "conformance" / "adapters" /
                                                 "js-classic" / "adapter.js")]

@@ -65,9 +65,9 @@ from unittest import mock
 
 from napkit import paths
 from napkit.engine.game import Game
-from napkit.engine.players import play_out
 from napkit.formats.records import check_hand_record, hand_record
 from napkit.formats.validate import FORMATS, check_sources, parse_text
+from napkit.players.playout import play_out
 from napkit.spec import schemas
 from napkit.spec.catalog import default_spec
 

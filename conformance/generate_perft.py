@@ -16,7 +16,7 @@ trick, from where the walk meets the end of the hand), from as many hands as it 
 each (:func:`hand_positions`). For each ruleset a match is played to its first decision and to
 the fourth trick of its first hand, from where the walk meets chance's next shuffle or cut.
 
-Each position's counts are the reference engine's (:func:`napkit.conform.perft.perft`), from
+Each position's counts are the reference engine's (:func:`napkit.conform.perft.count.perft`), from
 depth 1 up: a count of more than :data:`FAST` is marked ``slow`` (checked by
 ``benchmarks/perft.py`` and ``napkit perft --slow``, not the test suite), the first count of
 more than :data:`SLOW` is not published, and the depths stop where no player is left to act
@@ -37,7 +37,14 @@ from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from napkit.conform.perft import PERFT_FORMAT, Count, Position, describe, perft, read_published
+from napkit.conform.perft.count import (
+    PERFT_FORMAT,
+    Count,
+    Position,
+    describe,
+    perft,
+    read_published,
+)
 from napkit.engine.actions import PASS, Action, Bid, Buy, Peek
 from napkit.engine.game import Game
 from napkit.engine.hand import HandState, phases

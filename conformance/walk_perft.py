@@ -6,7 +6,8 @@ ones (spec/conformance.md part 5).
         node conformance/adapters/js-classic/adapter.js
     python conformance/walk_perft.py --position classic/default-3p-deal --max-count 500 -- CMD
 
-It is written apart from napkit's perft (``napkit.conform.perft``) and imports nothing of napkit:
+It is written apart from napkit's perft (``napkit.conform.perft.count``) and imports nothing of
+napkit:
 it reads the published files as plain JSON and learns every legal action from the program's
 ``legal`` answers, so the counts it finds are the program's. The protocol has no undo: every
 node of the tree is reached by starting the game again, replaying the position's steps and then

@@ -20,9 +20,9 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from napkit.adapter import MAX_REQUEST, Lines, serve
-from napkit.conform import process
-from napkit.conform.process import ProcessChannel, ProtocolError
+from napkit.protocol import process
+from napkit.protocol.adapter import MAX_REQUEST, Lines, serve
+from napkit.protocol.process import ProcessChannel, ProtocolError
 from napkit.reading import loads
 
 HELLO = {"id": 0, "type": "hello", "protocol": "napkit-adapter/1"}
@@ -256,7 +256,7 @@ def test_the_adapter_process_survives_garbage() -> None:
     garbage = (b"\x00\xff\xfe garbage \x80\n" + b"[" * 100_000 + b"\n{" + b"9" * 10_000
                + b"\n" + b"\x1b[2J" * 1000 + b"\n" + b'{"id": 1, "type": "legal"}\n'
                + b"\xed\xa0\x80\n" + line({"id": 2, "type": "bye"}))
-    done = subprocess.run([sys.executable, "-m", "napkit.adapter"], input=garbage,
+    done = subprocess.run([sys.executable, "-m", "napkit.protocol.adapter"], input=garbage,
                           capture_output=True, timeout=60, check=False)
     assert done.returncode == 0 and done.stderr == b""
     got = [loads(x.decode()) for x in done.stdout.splitlines()]

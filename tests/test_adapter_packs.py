@@ -1,4 +1,5 @@
-"""The reference adapter's short way with chance's packs (napkit.adapter._pack_action): a deal,
+"""The reference adapter's short way with chance's packs (napkit.protocol.adapter._pack_action): a
+deal,
 shuffle or reshuffle line written as napkit writes it is taken without being read as JSON, and
 its answer, and the play it leaves, must be the very ones of the full path (read strictly,
 checked, served, encoded: ``Adapter._read_line``), whatever the line holds: a key twice, a
@@ -15,8 +16,6 @@ from collections.abc import Iterator
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from napkit import adapter as adapter_module
-from napkit.adapter import Adapter
 from napkit.engine.actions import CHANCE_TYPES, Action, Buy, Deal, Reshuffle, Shuffle
 from napkit.engine.cards import CARD_NAMES
 from napkit.engine.game import Game
@@ -24,6 +23,8 @@ from napkit.engine.hand import HandState
 from napkit.engine.match import MatchState, new_match
 from napkit.engine.state import CHANCE
 from napkit.formats.values import CARD_TEXTS, action_from_json, action_to_json, card_from_json
+from napkit.protocol import adapter as adapter_module
+from napkit.protocol.adapter import Adapter
 
 ENCODER = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)  # as a session writes
 # Games whose play meets a deal, a shuffle (a floater's thrown-in pack) and a reshuffle.

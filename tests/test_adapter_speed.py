@@ -1,4 +1,4 @@
-"""The reference adapter's memos (napkit.adapter.Adapter.handle_line): a request line met
+"""The reference adapter's memos (napkit.protocol.adapter.Adapter.handle_line): a request line met
 before but for its id is served from what was kept of it, and the answer must be the very bytes
 the full path writes (:func:`full_path`: read, checked, served and encoded afresh, as before
 the memos). Conversations are made by playing hands and matches of several rulesets, with
@@ -12,8 +12,6 @@ import random
 from collections.abc import Iterator
 
 import pytest
-from napkit import adapter as adapter_module
-from napkit.adapter import Adapter, serve
 from napkit.engine.actions import Action, Bid, Buy, Play
 from napkit.engine.game import Game
 from napkit.engine.hand import HandState
@@ -22,6 +20,8 @@ from napkit.engine.state import CHANCE
 from napkit.errors import IllegalActionError
 from napkit.formats import jsontext
 from napkit.formats.values import action_to_json, buy_text
+from napkit.protocol import adapter as adapter_module
+from napkit.protocol.adapter import Adapter, serve
 from napkit.reading import loads
 
 ENCODER = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)

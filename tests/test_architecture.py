@@ -1,18 +1,23 @@
-"""The shape of the package: layers, no import circle, the engine on its own, old paths kept.
+"""The shape of the package: layers, no import circle, the engine on its own, folders of a
+readable size, no web page held in a string, moved paths kept or pointed to.
 
 The layers, lowest first (docs/architecture.md draws them): the shared basics
-(``napkit.errors``, ``napkit.paths``); the engine (``napkit.engine``), which imports nothing
-from the others but the errors; the spec readers and views (``napkit.spec``); the record
-formats (``napkit.formats``); the front ends (the command line, the adapter, the conformance
-harness, the rules site, and the package's face, ``napkit/__init__.py``). A module may import
-from its own layer and the layers below it, never above, and no set of modules may import one
-another in a circle. Every import counts, those under ``if TYPE_CHECKING:`` and inside
-functions too: a circle that only the type checker walks is still a circle to a reader.
+(``napkit.errors``, ``napkit.paths``, ``napkit.reading``, ``napkit.longrun`` and
+``napkit.output``, how napkit writes for people and files); the engine (``napkit.engine``),
+which imports nothing from the others but the errors; the engine's players
+(``napkit.players``); the spec readers and views (``napkit.spec``); the record formats
+(``napkit.formats``); the library (the adapter protocol, the conformance harness, the dispute
+tools, the rules site, the package's face); and the command line (``napkit.cli``, which
+alone parses arguments and nothing of the library imports). A module may import from its own
+layer and the layers below it, never above, and no set of modules may import one another in a
+circle. Every import counts, those under ``if TYPE_CHECKING:`` and inside functions too: a
+circle that only the type checker walks is still a circle to a reader.
 """
 
 from __future__ import annotations
 
 import ast
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -22,19 +27,19 @@ from napkit import _moved
 
 PACKAGE = Path(__file__).resolve().parent.parent / "reference" / "napkit"
 
-# The modules kept at napkit 0.1's paths for one release: none of napkit's own code uses them.
-OLD_PATHS = {*_moved.MOVED, "napkit.state", "napkit.game"}
-
-LAYERS = ("basics", "engine", "spec", "formats", "front")
+LAYERS = ("basics", "engine", "players", "spec", "formats", "library", "cli")
+BASICS = ("napkit.errors", "napkit.paths", "napkit.reading", "napkit.longrun", "napkit._moved")
 
 
 def layer(module: str) -> str:
     parts = module.split(".")
-    if module in ("napkit.errors", "napkit.paths", "napkit.reading", "napkit._moved"):
+    if module in BASICS or (len(parts) > 1 and parts[1] == "output"):
         return "basics"
-    if len(parts) > 1 and parts[1] in ("engine", "spec", "formats"):
+    if len(parts) > 1 and parts[1] in ("engine", "players", "spec", "formats", "cli"):
         return parts[1]
-    return "front"
+    if module == "napkit.__main__":
+        return "cli"
+    return "library"
 
 
 def module_name(path: Path) -> str:
@@ -46,8 +51,7 @@ def module_name(path: Path) -> str:
 
 
 def modules() -> dict[str, Path]:
-    found = {module_name(p): p for p in sorted(PACKAGE.rglob("*.py"))}
-    return {name: path for name, path in found.items() if name not in OLD_PATHS}
+    return {module_name(p): p for p in sorted(PACKAGE.rglob("*.py"))}
 
 
 def imports(path: Path, known: set[str]) -> set[str]:
@@ -59,7 +63,7 @@ def imports(path: Path, known: set[str]) -> set[str]:
         elif isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("napkit"):
             for alias in node.names:
                 sub = f"{node.module}.{alias.name}"
-                out.add(sub if sub in known or sub in OLD_PATHS else node.module)
+                out.add(sub if sub in known else node.module)
     return out
 
 
@@ -122,7 +126,7 @@ def test_no_import_circle_anywhere_in_the_package() -> None:
 def test_the_engine_imports_nothing_from_the_other_layers() -> None:
     edges = graph()
     engine = sorted(m for m in edges if m.startswith("napkit.engine"))
-    assert "napkit.engine.hand" in engine and "napkit.engine.play" in engine
+    assert "napkit.engine.hand" in engine and "napkit.engine.phases.play" in engine
     for module in engine:
         outside = {m for m in edges[module]
                    if not m.startswith("napkit.engine") and m != "napkit.errors"}
@@ -136,32 +140,130 @@ def test_no_module_imports_from_a_layer_above_its_own() -> None:
     assert wrong == []
 
 
-def test_no_module_of_napkit_uses_an_old_path() -> None:
+def test_the_library_never_imports_the_command_line() -> None:
     edges = graph()
-    used = {(m, i) for m, targets in edges.items() for i in targets if i in OLD_PATHS}
-    assert used == set()
+    wrong = sorted((m, i) for m, targets in edges.items() for i in targets
+                   if layer(i) == "cli" and layer(m) != "cli")
+    assert wrong == []
+
+
+def test_the_layer_test_sees_a_planted_climb() -> None:
+    assert layer("napkit.conform.run.runner") == "library"
+    assert layer("napkit.cli.conform") == "cli" and layer("napkit.output.files") == "basics"
+    assert LAYERS.index(layer("napkit.cli.fuzz")) > LAYERS.index(layer("napkit.conform.fuzz"))
+
+
+def folders() -> dict[Path, list[str]]:
+    """Every folder of the package and the modules directly in it (``__init__`` counts)."""
+    return {d: sorted(p.name for p in d.glob("*.py"))
+            for d in [PACKAGE, *sorted(p for p in PACKAGE.rglob("*") if p.is_dir())]
+            if any(d.glob("*.py"))}
+
+
+def test_no_folder_holds_more_than_fifteen_modules() -> None:
+    found = folders()
+    assert len(found) >= 15  # every folder was seen
+    crowded = {str(d.relative_to(PACKAGE)): len(names) for d, names in found.items()
+               if len(names) > 15}
+    assert crowded == {}
+
+
+def test_the_package_root_holds_the_basics_only() -> None:
+    root = folders()[PACKAGE]
+    assert len(root) <= 12, root
+
+
+def test_every_folder_names_its_modules_in_its_docstring() -> None:
+    missing = {}
+    for folder, names in folders().items():
+        if folder == PACKAGE or "__init__.py" not in names:
+            continue
+        doc = ast.get_docstring(ast.parse((folder / "__init__.py").read_text("utf-8"))) or ""
+        subs = [n[:-3] for n in names if n != "__init__.py"]
+        subs += [d.name for d in folder.iterdir() if (d / "__init__.py").exists()]
+        unnamed = [n for n in subs if not re.search(rf"\b{n}\b", doc)]
+        if unnamed:
+            missing[str(folder.relative_to(PACKAGE))] = unnamed
+    assert missing == {}
+
+
+PAGE = re.compile(r"<(?:!doctype|html|head|body|style|script)\b", re.IGNORECASE)
+
+
+def test_no_module_holds_a_web_page_as_a_string() -> None:
+    # Pages are Jinja2 templates with autoescaping on (napkit/output/templates): markup
+    # written in Python strings is escaped by hand, and one missed field is a script injection.
+    holding = sorted(str(path.relative_to(PACKAGE)) for path in PACKAGE.rglob("*.py")
+                     if _page_strings(ast.parse(path.read_text("utf-8"))))
+    assert holding == []
+
+
+def test_the_page_finder_sees_a_page_but_not_a_docstring() -> None:
+    assert _page_strings(ast.parse('PAGE = "<html><body>x</body></html>"'))
+    assert _page_strings(ast.parse('def f():\n    return f"<style>{x}</style>"'))
+    assert not _page_strings(ast.parse('"""Writes <html> pages."""\ndef f():\n'
+                                       '    """A <script> in a docstring."""'))
+
+
+def _page_strings(tree: ast.Module) -> list[str]:
+    """The string constants of a module that hold a piece of a web page, docstrings aside."""
+    docs = {id(n.body[0].value) for n in ast.walk(tree)
+            if isinstance(n, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
+            and n.body and isinstance(n.body[0], ast.Expr)
+            and isinstance(n.body[0].value, ast.Constant)}
+    return [node.value for node in ast.walk(tree)
+            if isinstance(node, ast.Constant) and isinstance(node.value, str)
+            and PAGE.search(node.value) and id(node) not in docs]
 
 
 @pytest.mark.parametrize("old", sorted(_moved.MOVED))
-def test_an_old_path_is_the_new_module_and_warns(old: str) -> None:
+def test_a_0_2_path_is_the_new_module_and_warns(old: str) -> None:
     # A fresh interpreter: the warning is given once, at the first import.
     new = _moved.MOVED[old]
-    code = (f"import warnings, importlib; warnings.simplefilter('error', DeprecationWarning)\n"
-            f"try:\n    importlib.import_module({old!r})\n"
-            f"except DeprecationWarning as w:\n    print('warned:', w)\n"
-            f"warnings.simplefilter('ignore')\n"
-            f"import {old} as a, {new} as b\nprint(a is b)")
+    if old in _moved.FOLDERS:  # the folder forwards the old module's names
+        code = (f"import warnings, importlib; warnings.simplefilter('error', DeprecationWarning)\n"
+                f"import {new} as b\n"
+                f"name = sorted(n for n in vars(b) if not n.startswith('_'))[0]\n"
+                f"try:\n    getattr(importlib.import_module({old!r}), name)\n"
+                f"except DeprecationWarning as w:\n    print('warned:', w)\n"
+                f"warnings.simplefilter('ignore')\n"
+                f"print(getattr(importlib.import_module({old!r}), name) is getattr(b, name))")
+        warned = f"warned: {old}."
+    else:
+        code = (f"import warnings, importlib; warnings.simplefilter('error', DeprecationWarning)\n"
+                f"try:\n    importlib.import_module({old!r})\n"
+                f"except DeprecationWarning as w:\n    print('warned:', w)\n"
+                f"warnings.simplefilter('ignore')\n"
+                f"import {old} as a, {new} as b\nprint(a is b)")
+        warned = f"warned: {old} is now {new}"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout
-    assert f"warned: {old} is now {new}" in out
+    assert warned in out
     assert out.strip().endswith("True")
 
 
-def test_the_old_state_and_game_paths_keep_their_names() -> None:
-    code = ("import warnings; warnings.simplefilter('ignore')\n"
-            "from napkit.state import HandState, PLAY, POOL, Payment\n"
-            "from napkit.game import Game, BidRule, Rules, compile_rules, default_spec\n"
-            "import napkit.engine.hand as h; print(HandState is h.HandState)")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         check=True).stdout
-    assert out.strip() == "True"
+@pytest.mark.parametrize("old", sorted(_moved.REMOVED))
+def test_a_0_1_path_is_gone_and_says_where_its_module_went(old: str) -> None:
+    code = f"import {old}"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=False)
+    assert done.returncode == 1
+    last = done.stderr.strip().splitlines()[-1]
+    assert last.startswith(f"ModuleNotFoundError: {old} was removed in napkit 0.3: it is napkit.")
+    new = _moved.REMOVED[old].split()[0]
+    assert subprocess.run([sys.executable, "-c", f"import {new}"], check=False).returncode == 0
+
+
+def test_python_m_at_the_old_adapter_path_still_starts_the_adapter() -> None:
+    done = subprocess.run([sys.executable, "-W", "ignore", "-m", "napkit.adapter"],
+                          input='{"id": 0, "type": "hello", "protocol": "napkit-adapter/1"}\n',
+                          capture_output=True, text=True, timeout=60, check=False)
+    assert done.returncode == 0, done.stderr
+    assert '"protocol"' in done.stdout
+
+
+def test_no_module_of_napkit_uses_a_moved_path() -> None:
+    edges = graph()
+    old = set(_moved.MOVED) - set(_moved.FOLDERS)
+    used = {(m, i) for m, targets in edges.items() for i in targets if i in old}
+    assert used == set()

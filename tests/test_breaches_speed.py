@@ -1,4 +1,4 @@
-"""The finders of napkit.conform.breaches that take a short way for speed offer exactly what
+"""The finders of napkit.conform.suite.breaches that take a short way for speed offer exactly what
 the long way offers: past the first lead, the cards not held that a play could be lifted to
 are told apart by suit (breaches._not_held_as), not by lifting each pair of cards."""
 
@@ -7,16 +7,16 @@ from __future__ import annotations
 import random
 
 import pytest
-from napkit.conform.breaches import Candidates, _not_held, lift_card
+from napkit.conform.suite.breaches import Candidates, _not_held, lift_card
 from napkit.engine.actions import Play
 from napkit.engine.cards import SUIT_BITS, cards_of
-from napkit.engine.deal import hand_pack
 from napkit.engine.game import Game
 from napkit.engine.hand import HandState
-from napkit.engine.play import playable
-from napkit.engine.players import BiasedPlayer, Style
+from napkit.engine.phases.deal import hand_pack
+from napkit.engine.phases.play import playable
 from napkit.engine.rules import compile_rules
 from napkit.engine.state import PLAY
+from napkit.players.biased import BiasedPlayer, Style
 from napkit.spec.catalog import default_spec
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import random
 
-from napkit.conform.shrink import Choices
+from napkit.conform.fuzz.shrink import Choices
 
 
 def test_a_seeded_random_is_its_recorded_draw_over_two_to_the_53() -> None:

@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 
 import pytest
-from napkit.cli import main, play, rules, validate
+from napkit.cli import main, play, record, rules, validate
 from napkit.engine.game import Game
 from napkit.engine.match import MatchState
 from napkit.errors import UsageError
@@ -38,8 +38,8 @@ def _command(capsys: Capture, *argv: str) -> tuple[int, str, str]:
     (lambda: play.play("peep", players=5, match=True, hands=2, opponents="random", seed=2),
      ["play", "peep", "--players", "5", "--match", "--hands", "2", "--opponents", "random",
       "--seed", "2"]),
-    (lambda: play.record("pagat", seed=1), ["record", "pagat", "--seed", "1"]),
-    (lambda: play.record("peep", match=True, hands=3, seed=2),
+    (lambda: record.record("pagat", seed=1), ["record", "pagat", "--seed", "1"]),
+    (lambda: record.record("peep", match=True, hands=3, seed=2),
      ["record", "peep", "--match", "--hands", "3", "--seed", "2"]),
     (lambda: validate.validate_files(["tests/fixtures/records/bad-action-type.json"]),
      ["validate", "tests/fixtures/records/bad-action-type.json"]),
@@ -57,14 +57,14 @@ def test_a_usage_error_of_a_body_is_raised_for_the_caller() -> None:
     with pytest.raises(UsageError, match=r"no ruleset 'pagatt'.*did you mean pagat"):
         rules.show("pagatt")
     with pytest.raises(UsageError, match="--hands must be at least 1"):
-        play.record("pagat", hands=0, seed=1)
+        record.record("pagat", hands=0, seed=1)
     with pytest.raises(UsageError, match="read only once"):
         validate.validate_files(["-", "-"])
 
 
 def test_record_writes_what_record_table_returns(tmp_path: Path, capsys: Capture) -> None:
     target = tmp_path / "hands.jsonl"
-    assert play.record("pagat-floater", players=5, hands=3, seed=7, output=str(target)) == 0
+    assert record.record("pagat-floater", players=5, hands=3, seed=7, output=str(target)) == 0
     capsys.readouterr()
     text = record_table(Game.create("pagat-floater", 5), 7, hands=3)
     assert target.read_text(encoding="utf-8") == text

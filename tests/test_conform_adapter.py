@@ -1,4 +1,5 @@
-"""The reference adapter (napkit.adapter): the handshake, hands and matches through the protocol,
+"""The reference adapter (napkit.protocol.adapter): the handshake, hands and matches through the
+protocol,
 refusals with the engine's rule ids, and malformed requests answered with an error naming the
 JSON path, never a crash. Every response is checked against adapter.schema.json."""
 
@@ -13,12 +14,12 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from napkit.adapter import Adapter, main, serve, supports
-from napkit.conform.fastschema import definition_problems
 from napkit.engine.game import Game
 from napkit.formats.records import hand_outcome
 from napkit.formats.values import action_from_json, action_to_json
+from napkit.protocol.adapter import Adapter, main, serve, supports
 from napkit.spec.catalog import default_spec
+from napkit.spec.schemas import schema_problems
 
 START = {"type": "start-hand", "ruleset": "pagat", "options": {}, "players": 4, "dealer": 0,
          "seats": [0, 1, 2, 3], "pool": 0, "funds": None, "stakes": 1}
@@ -34,7 +35,7 @@ def ask(adapter: Adapter, request: dict[str, Any], ident: int = 7) -> dict[str, 
     answer = adapter.handle({"id": ident, **request})
     assert answer["id"] == ident
     kind = answer["type"]
-    assert definition_problems(f"adapter.schema.json#/$defs/response-{kind}", answer) == []
+    assert schema_problems(f"adapter#/$defs/response-{kind}", answer) == []
     return answer
 
 
@@ -233,7 +234,7 @@ def test_serve_takes_a_last_line_without_its_newline() -> None:
 def test_the_adapter_as_a_process() -> None:
     lines = [{"id": 0, "type": "hello", "protocol": "napkit-adapter/1"}, {**START, "id": 1},
              {"id": 2, "type": "bye"}]
-    done = subprocess.run([sys.executable, "-m", "napkit.adapter"], input="".join(
+    done = subprocess.run([sys.executable, "-m", "napkit.protocol.adapter"], input="".join(
         json.dumps(x) + "\n" for x in lines), capture_output=True, text=True, timeout=60,
         check=False)
     assert done.returncode == 0 and done.stderr == ""
@@ -272,5 +273,5 @@ def test_any_request_gets_an_answer_its_schema_accepts(requests: list[Any]) -> N
                 readable = isinstance(request, dict) and type(request.get("id")) is int and \
                     request["id"] >= 0
                 assert kind == "error" and not readable, (request, answer)
-            assert definition_problems(f"adapter.schema.json#/$defs/response-{kind}",
-                                       answer) == [], (request, answer)
+            assert schema_problems(f"adapter#/$defs/response-{kind}",
+                                   answer) == [], (request, answer)

@@ -22,9 +22,9 @@ from typing import Any
 
 import pytest
 from napkit.cli import main
-from napkit.conform.failure import rerun_command
-from napkit.conform.numbering import hand_bounds, labels, places
-from napkit.conform.suite import default_suite_dir, load_case
+from napkit.conform.report.failure import rerun_command
+from napkit.conform.report.numbering import hand_bounds, labels, places
+from napkit.conform.suite.cases import default_suite_dir, load_case
 
 ROOT = Path(__file__).resolve().parents[1]
 PYTHON = sys.executable

@@ -46,7 +46,7 @@ def test_the_reference_passes_the_fixture_cases_through_the_protocol(
     status, report = conform(tmp_path)
     assert status == 0
     assert statuses(report) == dict.fromkeys(IDS, "passed")
-    assert report["program"]["command"][1:] == ["-m", "napkit.adapter"]
+    assert report["program"]["command"][1:] == ["-m", "napkit.protocol.adapter"]
     assert report["ok"] is True and report["totals"]["passed"] == 5
     out = capsys.readouterr().out
     assert "5 cases against napkit" in out.splitlines()[0]
@@ -126,7 +126,7 @@ def test_a_program_that_answers_with_the_wrong_id(tmp_path: Path) -> None:
     assert status == 1
     assert statuses(report) == dict.fromkeys(IDS, "failed")
     # A case's requests are numbered by their place in the whole run, restarts or not
-    # (napkit.conform.runner._items): each case's first apply is its second request.
+    # (napkit.conform.run.runner._items): each case's first apply is its second request.
     assert [c["message"].partition("request ")[2].partition(" (restarted")[0]
             for c in report["cases"]] == ["(id 2) with id 1", "(id 10) with id 9",
                                           "(id 13) with id 12", "(id 31) with id 30",
@@ -269,7 +269,7 @@ def test_every_report_at_once(tmp_path: Path) -> None:
 
 def test_matrix_is_wired_to_the_coverage_module(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                 capsys: pytest.CaptureFixture[str]) -> None:
-    from napkit.conform import matrix
+    from napkit.conform.run import matrix
 
     seen: list[int] = []
 

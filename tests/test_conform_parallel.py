@@ -2,7 +2,7 @@
 (against the reference adapter, a mutant, and a program that hangs), ``--shard K/N`` slices
 cover every case once, ``napkit report merge`` joins the slices into the unsharded report and
 refuses reports that are not the slices of one run; the worker pool underneath
-(napkit.conform.parallel) keeps the order, stops when told and aborts on Ctrl-C. No timing is
+(napkit.conform.run.parallel) keeps the order, stops when told and aborts on Ctrl-C. No timing is
 asserted here (benchmarks/conform_parallel.py measures the speed)."""
 
 from __future__ import annotations
@@ -27,11 +27,11 @@ from typing import Any
 
 import pytest
 from napkit.cli import main
-from napkit.conform.parallel import Pool, ProcessPool, cores, parse_jobs, parse_shard, shard
-from napkit.conform.process import Session, in_process_opener
-from napkit.conform.runner import CaseResult, run_suite
-from napkit.conform.shards import cases_digest
-from napkit.conform.suite import Case, Filters, default_suite_dir, load_suite, select
+from napkit.conform.run.parallel import Pool, ProcessPool, cores, parse_jobs, parse_shard, shard
+from napkit.conform.run.runner import CaseResult, run_suite
+from napkit.conform.run.shards import cases_digest
+from napkit.conform.suite.cases import Case, Filters, default_suite_dir, load_suite, select
+from napkit.protocol.process import Session, in_process_opener
 
 REPO = Path(__file__).resolve().parent.parent
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -105,7 +105,7 @@ def test_j2_gives_the_report_of_j1_against_a_mutant(forks: bool, tmp_path: Path,
                                                     monkeypatch: pytest.MonkeyPatch) -> None:
     """Where the system forks, each program and its share of the harness run in a worker
     process; elsewhere in a thread: the report is -j 1's either way."""
-    monkeypatch.setattr("napkit.conform.cli.can_fork", lambda: forks)
+    monkeypatch.setattr("napkit.cli.conform.can_fork", lambda: forks)
     args = ("--ruleset", "classic")
     status1, one, out1 = conform(tmp_path, "j1", *args, program=MUTANT)
     status2, two, out2 = conform(tmp_path, "j2", "-j", "2", *args, program=MUTANT)
@@ -544,7 +544,7 @@ def test_ctrl_c_with_two_workers_is_one_line_and_leaves_no_program(tmp_path: Pat
     error, status 130, no traceback, and neither program left running (each is in its own
     process group, which Ctrl-C does not reach)."""
     program = tmp_path / "marked_adapter.py"  # its path marks its processes
-    program.write_text("from napkit.adapter import main\nraise SystemExit(main([]))\n",
+    program.write_text("from napkit.protocol.adapter import main\nraise SystemExit(main([]))\n",
                        encoding="utf-8")
     suite = tmp_path / "cases"  # a copy: the run must not see the suite being regenerated
     shutil.copytree(default_suite_dir(), suite)

@@ -21,8 +21,8 @@ from typing import Any
 import pytest
 from napkit import __version__
 from napkit.cli import main
-from napkit.conform.control import Order, run_order
-from napkit.conform.versions import check_renumbered, current_rule, renumbered
+from napkit.conform.run.control import Order, run_order
+from napkit.conform.suite.versions import check_renumbered, current_rule, renumbered
 
 ROOT = Path(__file__).resolve().parents[1]
 ADAPTERS = Path(__file__).parent / "fixtures" / "adapters"
@@ -333,7 +333,7 @@ def test_renumbered_ids_are_read_as_the_current_rule(
         capsys: pytest.CaptureFixture[str]) -> None:
     """A law book that renumbered NAP-8.1.1 (say, from NAP-8.0.9): the old id in --rule,
     --exclude-rule and an expected-failures file means the rule it became."""
-    from napkit.conform import versions
+    from napkit.conform.suite import versions
 
     monkeypatch.setattr(versions, "renumbered", lambda: {"NAP-8.0.9": "NAP-8.1.1"})
     base = ["conform", "--case", "classic/illegal/00[0-2]*", "--list", "-q"]

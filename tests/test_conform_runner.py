@@ -1,5 +1,6 @@
-"""How napkit conform judges answers (napkit.conform.runner), what it skips
-(napkit.conform.support), and its reports (napkit.conform.report): run in this process, against
+"""How napkit conform judges answers (napkit.conform.run.runner), what it skips
+(napkit.conform.suite.support), and its reports (napkit.conform.report.text): run in this process,
+against
 the reference adapter with its answers altered one way at a time."""
 
 from __future__ import annotations
@@ -16,10 +17,7 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from napkit.adapter import Adapter
-from napkit.conform.fastschema import definition_problems
-from napkit.conform.process import RESPONSE_TYPES, ProtocolError, Session, response_problem
-from napkit.conform.report import (
+from napkit.conform.report.text import (
     Progress,
     Run,
     json_report,
@@ -28,7 +26,7 @@ from napkit.conform.report import (
     tap_report,
     write_atomic,
 )
-from napkit.conform.runner import (
+from napkit.conform.run.runner import (
     FAILED,
     PASSED,
     RULE_NOT_NAMED,
@@ -41,10 +39,13 @@ from napkit.conform.runner import (
     run_case,
     run_suite,
 )
-from napkit.conform.suite import Case, load_suite
-from napkit.conform.support import skip_reason
-from napkit.conform.xfail import Expected
+from napkit.conform.suite.cases import Case, load_suite
+from napkit.conform.suite.support import skip_reason
+from napkit.conform.suite.xfail import Expected
 from napkit.errors import json_path
+from napkit.protocol.adapter import Adapter
+from napkit.protocol.process import RESPONSE_TYPES, ProtocolError, Session, response_problem
+from napkit.spec.schemas import schema_problems
 
 SUITE = Path(__file__).parent / "fixtures" / "conformance"
 CASES = {c.kind + "/" + c.id.rsplit("/", 1)[1]: c for c in load_suite(SUITE)[0]}
@@ -294,7 +295,7 @@ def test_response_checks_agree_with_the_schema(response: dict[str, Any]) -> None
     kind = response["type"]
     problem = response_problem(response)
     if kind in ("ok", "accepted", "legal", "refused", "outcome", "error", "hello"):
-        verdict = definition_problems(f"adapter.schema.json#/$defs/response-{kind}", response)
+        verdict = schema_problems(f"adapter#/$defs/response-{kind}", response)
         assert (problem is None) == (verdict == []), (problem, verdict)
     else:
         assert problem == ("$.type", "unknown response type 'goodbye' (one of "
@@ -447,8 +448,8 @@ def _played_outcome() -> dict[str, Any]:
     import random
 
     from napkit.engine.game import Game
-    from napkit.engine.players import play_out
     from napkit.formats.records import hand_outcome
+    from napkit.players.playout import play_out
     hand = play_out(Game.create("classic", 4).new_hand(dealer=0), random.Random(2))
     return hand_outcome(hand)
 

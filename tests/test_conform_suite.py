@@ -1,4 +1,5 @@
-"""Loading and choosing conformance cases (napkit.conform.suite): good cases load; a bad file is
+"""Loading and choosing conformance cases (napkit.conform.suite.cases): good cases load; a bad file
+is
 a problem naming the file and the JSON path, and the others still load."""
 
 from __future__ import annotations
@@ -9,15 +10,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from napkit.conform.fastschema import action_valid, fast_validator, is_valid
-from napkit.conform.suite import (
+from napkit.conform.suite.cases import (
     Filters,
     default_suite_dir,
     load_suite,
     rule_matches,
     select,
 )
-from napkit.spec.schemas import jsonschema_problems
+from napkit.spec import schemas
+from napkit.spec.schemas import action_valid, fast_validator, is_valid, jsonschema_problems
 
 FIXTURE_SUITE = Path(__file__).parent / "fixtures" / "conformance"
 IDS = ["pagat/illegal/revoke-holding-the-suit-led", "pagat/illegal/wellington-without-nap",
@@ -120,9 +121,9 @@ def test_a_case_must_agree_with_itself_and_the_spec(suite: Path, change: Any, pa
     assert any(p.path == path and words in p.message for p in problems), problems
 
 
-def test_fast_checks_agree_with_the_schema() -> None:
-    """The fast checks (jsonschema-rs where installed, else the inlined schema with actions
-    checked apart and remembered) give jsonschema's verdict."""
+def test_fast_checks_agree_with_the_schema(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The checks of napkit.spec.schemas (jsonschema-rs's yes where installed, else jsonschema;
+    actions remembered) give jsonschema's verdict, a schema named either way."""
     doc = json.loads((FIXTURE_SUITE / f"{IDS[2]}.json").read_text(encoding="utf-8"))
     variants: list[Any] = [doc, {}, [], None]
     edits: list[tuple[list[str | int], object]] = [
@@ -139,13 +140,20 @@ def test_fast_checks_agree_with_the_schema() -> None:
             node = node[part]
         node[path[-1]] = value
         variants.append(variant)
+    fast = fast_validator("case")
+    assert fast is fast_validator("case.schema.json")  # compiled once, whatever the name
     for variant in variants:
         verdict = jsonschema_problems("case", variant) == []
         shown = variant.get("steps", [None])[:2] if isinstance(variant, dict) else variant
-        assert fast_validator("case.schema.json").is_valid(variant) == verdict, shown
-        assert is_valid("case.schema.json", variant) == verdict, shown
+        if fast is not None:
+            assert fast(variant) == verdict, shown
+        assert is_valid("case", variant) == is_valid("case.schema.json", variant) == verdict, \
+            shown
     assert action_valid({"type": "pass"}) and action_valid({"type": "pass"})
     assert not action_valid({"type": "pass", "x": 1}) and not action_valid(None)
+    monkeypatch.setattr(schemas, "fast_validator", lambda name: None)  # jsonschema alone
+    for variant in variants:
+        assert is_valid("case", variant) == (jsonschema_problems("case", variant) == [])
 
 
 def test_filters() -> None:

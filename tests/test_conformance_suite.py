@@ -16,7 +16,6 @@
 from __future__ import annotations
 
 import copy
-import importlib.util
 import json
 import random
 import subprocess
@@ -30,12 +29,13 @@ from types import ModuleType
 from typing import Any
 
 import pytest
-from napkit.conform.matrix import breach_matrix, empty_cells, main_matrix
-from napkit.conform.process import Session, in_process_opener
-from napkit.conform.runner import PASSED, run_case
-from napkit.conform.suite import Case, load_suite
+from napkit.conform.run.matrix import breach_matrix, empty_cells, main_matrix
+from napkit.conform.run.runner import PASSED, run_case
+from napkit.conform.suite import generate
+from napkit.conform.suite.cases import Case, load_suite
 from napkit.engine.game import Game
 from napkit.engine.hand import HandState
+from napkit.protocol.process import Session, in_process_opener
 from napkit.spec.catalog import default_spec
 from napkit.spec.schemas import schema_problems
 
@@ -45,15 +45,9 @@ GENERATOR = REPO / "conformance" / "generate.py"
 KINDS = ("legal", "illegal", "outcome", "match")
 
 
-@cache
 def generator() -> ModuleType:
-    """conformance/generate.py as a module (it is a script, not a package)."""
-    spec = importlib.util.spec_from_file_location("napkit_conformance_generate", GENERATOR)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up by name
-    spec.loader.exec_module(module)
-    return module
+    """The generator's library module, which conformance/generate.py runs."""
+    return generate
 
 
 @cache
@@ -310,7 +304,7 @@ def test_the_generator_checks_the_rule_it_meant_to_break() -> None:
     real = gen.BREACH_BY_NAME["revoke"]
     ruleset = default_spec().rulesets["classic"]
 
-    from napkit.conform.breaches import Candidates, _not_held
+    from napkit.conform.suite.breaches import Candidates, _not_held
 
     def not_held(state: HandState, rng: random.Random) -> Candidates:
         return list(_not_held(state, rng))

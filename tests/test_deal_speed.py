@@ -1,14 +1,14 @@
 """The shortcuts of the fuzzer's deals draw and deal what the plain way does.
 
-- :meth:`napkit.conform.shrink.Choices.randoms`: ``n`` floats, and the numbers recorded, as
+- :meth:`napkit.conform.fuzz.shrink.Choices.randoms`: ``n`` floats, and the numbers recorded, as
   ``n`` calls of ``random()`` give and record them, from a seed or a replayed list;
-- :func:`napkit.engine.deal.sample_deal`: the pack sorted by a ``random()`` key a card, drawn
+- :func:`napkit.engine.phases.deal.sample_deal`: the pack sorted by a ``random()`` key a card, drawn
   in card order, equal keys keeping card order (a stable sort), with a plain
   ``random.Random`` or a ``Choices``, which draws the keys in one call;
-- :func:`napkit.engine.deal.dealt_hands`: the hands ``state.apply(deal)`` holds, for every
+- :func:`napkit.engine.phases.deal.dealt_hands`: the hands ``state.apply(deal)`` holds, for every
   game of every ruleset and choice of options, every dealer, seats sitting out, and the widow
   dealt before the hands as well as after them or not at all;
-- :func:`napkit.conform.starts.strong_deal`: the deal, and the draws, of the way it was
+- :func:`napkit.conform.suite.starts.strong_deal`: the deal, and the draws, of the way it was
   first written (each pack applied to the state and its hands weighed).
 """
 
@@ -20,15 +20,15 @@ from collections.abc import Iterator, Mapping
 from functools import cache
 
 import pytest
-from napkit.conform.shrink import Choices
-from napkit.conform.starts import strong_deal
+from napkit.conform.fuzz.shrink import Choices
+from napkit.conform.suite.starts import strong_deal
 from napkit.engine.actions import Action, Deal
 from napkit.engine.cards import cards_of
-from napkit.engine.deal import dealt_hands, sample_deal
 from napkit.engine.game import Game, RulesetLike
 from napkit.engine.hand import APPLY, HandState
-from napkit.engine.players import mask_worth
+from napkit.engine.phases.deal import dealt_hands, sample_deal
 from napkit.errors import IllegalActionError, SetupError
+from napkit.players.worth import mask_worth
 from napkit.spec.catalog import default_spec
 
 

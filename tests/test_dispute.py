@@ -19,9 +19,9 @@ from napkit.cli import main
 from napkit.cli.interrupt import _on_sigint, count
 from napkit.dispute.explain import locate, rule_on
 from napkit.dispute.replay import Target, replay_under, targets
-from napkit.engine.players import play_out
 from napkit.formats.handtext import read_hand_text
 from napkit.formats.recording import record_text
+from napkit.players.playout import play_out
 
 SPEC = load_spec()
 

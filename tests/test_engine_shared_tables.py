@@ -9,16 +9,17 @@ from __future__ import annotations
 import random
 
 import pytest
-from napkit.engine import auction, deal, hand, purchase
+from napkit.engine import hand
 from napkit.engine.actions import PASS, PEEK, Action, Bid, Buy
-from napkit.engine.auction import biddable
 from napkit.engine.game import Game, clear_memos
 from napkit.engine.hand import HandState
-from napkit.engine.players import BiasedPlayer, Style
+from napkit.engine.phases import auction, deal, purchase
+from napkit.engine.phases.auction import biddable
+from napkit.engine.phases.widow import can_peek
 from napkit.engine.rules import compile_rules
 from napkit.engine.state import AUCTION, PURCHASE, seating
-from napkit.engine.widow import can_peek
 from napkit.errors import SetupError
+from napkit.players.biased import BiasedPlayer, Style
 from napkit.spec.catalog import default_spec
 
 

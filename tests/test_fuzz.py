@@ -16,8 +16,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from napkit.conform.numbering import labels
-from napkit.conform.shrink import Choices, shrink
+from napkit.conform.fuzz.shrink import Choices, shrink
+from napkit.conform.report.numbering import labels
 
 ROOT = Path(__file__).resolve().parents[1]
 MUTANT = ROOT / "conformance" / "mutants" / "adapter.py"

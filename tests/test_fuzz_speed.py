@@ -2,7 +2,7 @@
 
 - :class:`napkit.reading.LineMemo`: a line read again but for its id reads as a line read
   afresh would, and a line it must refuse is refused every time;
-- :data:`napkit.conform.process.Expected`: an answer that is exactly the line napkit's
+- :data:`napkit.protocol.process.Expected`: an answer that is exactly the line napkit's
   adapter writes is taken without being read or checked again; any other line, however
   close, is read and checked;
 - a step keeps the legal actions its player chose among: they are its state's;
@@ -21,9 +21,8 @@ import sys
 from typing import Any
 
 import pytest
-from napkit.adapter import supports
-from napkit.conform.campaign import episode_seed
-from napkit.conform.fuzz import (
+from napkit.conform.fuzz.campaign import episode_seed
+from napkit.conform.fuzz.episodes import (
     Games,
     Prober,
     Ref,
@@ -36,17 +35,18 @@ from napkit.conform.fuzz import (
     plan,
     scope_of,
 )
-from napkit.conform.process import ProcessChannel, ProtocolError, Session, process_opener
-from napkit.conform.runner import DisagreementError
-from napkit.conform.shrink import Choices
+from napkit.conform.fuzz.shrink import Choices
+from napkit.conform.run.runner import DisagreementError
 from napkit.engine.game import Game
 from napkit.engine.hand import HandState
 from napkit.engine.state import CHANCE
+from napkit.protocol.adapter import supports
+from napkit.protocol.process import ProcessChannel, ProtocolError, Session, process_opener
 from napkit.reading import LineMemo, ReadError, loads
 from napkit.spec.catalog import default_spec
 
 KINDS = frozenset({"legal", "illegal", "outcome", "match"})
-ADAPTER = [sys.executable, "-m", "napkit.adapter"]
+ADAPTER = [sys.executable, "-m", "napkit.protocol.adapter"]
 
 
 def _read(memo: LineMemo, raw: bytes) -> Any:
@@ -187,7 +187,7 @@ def test_a_step_keeps_the_legal_actions_of_its_state() -> None:
 # id: exactly napkit's "accepted", the same with a space, or the id of another request.
 _ANSWERING = """
 import json, sys
-from napkit.adapter import Adapter
+from napkit.protocol.adapter import Adapter
 for line in sys.stdin:
     n = json.loads(line)["id"]
     if n == 0:
@@ -351,7 +351,7 @@ def test_a_campaign_on_one_core_checks_the_same_episodes(
         monkeypatch: pytest.MonkeyPatch) -> None:
     # On one core the next episodes are drawn once a batch is judged, not while the program
     # answers it: the same episodes, checked in the same order, with the same result.
-    from napkit.conform import campaign
+    from napkit.conform.fuzz import campaign
 
     def run(cores: int) -> tuple[Any, ...]:
         monkeypatch.setattr(campaign, "cpus", lambda: cores)

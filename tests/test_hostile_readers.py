@@ -15,8 +15,8 @@ from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from napkit.conform.suite import load_case
-from napkit.conform.xfail import XfailError, load_xfail
+from napkit.conform.suite.cases import load_case
+from napkit.conform.suite.xfail import XfailError, load_xfail
 from napkit.errors import SpecError, SpecProblemsError
 from napkit.formats.records import Problem
 from napkit.formats.validate import check_record, check_sources

@@ -1,5 +1,5 @@
 """Hostile outputs (issue 13, parts 2 and 5): ``napkit record -o``, ``napkit play --record`` and
-``napkit conform --json/--junit/--tap`` write by one policy (napkit.cli.files). A file is
+``napkit conform --json/--junit/--tap`` write by one policy (napkit.output.files). A file is
 replaced whole or not at all; a FIFO is written to and stays a FIFO; a symbolic link's file is
 replaced and the link stays; an output onto an input, or two outputs on one file, are refused
 before anything runs; a place that cannot be written is refused before the first case; Ctrl-C
@@ -20,10 +20,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from napkit import cli
 from napkit.cli import EXIT_USAGE, main
-from napkit.conform.process import ProtocolError, Session
-from napkit.conform.runner import (
+from napkit.cli import record as cli_record
+from napkit.conform.run.runner import (
     FAILED,
     PASSED,
     SKIPPED,
@@ -31,7 +30,8 @@ from napkit.conform.runner import (
     run_suite,
     timeouts_in_a_row,
 )
-from napkit.conform.suite import load_suite
+from napkit.conform.suite.cases import load_suite
+from napkit.protocol.process import ProtocolError, Session
 
 from tests.test_conform_runner import Tweaked
 
@@ -137,15 +137,15 @@ def interrupted(*_args: object, **_kwargs: object) -> Iterator[str]:
 
 def test_ctrl_c_while_playing_leaves_the_file(kept: Path, capsys: Capture,
                                               monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(cli.play, "record_chunks", interrupted)
+    monkeypatch.setattr(cli_record, "record_chunks", interrupted)
     assert main(["record", "pagat", "--seed", "1", "--hands", "3", "-o", str(kept)]) == 130
     out, err = capsys.readouterr()
     assert out == "" and err.strip() == "napkit: interrupted: nothing is written"
     assert kept.read_text(encoding="utf-8") == OLD and leftovers(kept.parent) == []
 
 
-@pytest.mark.parametrize("where", ["napkit.cli.play.spec", "napkit.cli.files.os.fsync",
-                                   "napkit.cli.files.os.replace"])
+@pytest.mark.parametrize("where", ["napkit.cli.play.spec", "napkit.output.files.os.fsync",
+                                   "napkit.output.files.os.replace"])
 def test_ctrl_c_at_any_other_moment_leaves_the_file(where: str, kept: Path, capsys: Capture,
                                                     monkeypatch: pytest.MonkeyPatch) -> None:
     """Reading the spec, flushing the temporary file to disk, renaming it: one line, no
@@ -211,7 +211,7 @@ def no_run(monkeypatch: pytest.MonkeyPatch) -> None:
     def run_suite(*_args: object, **_kwargs: object) -> None:
         raise AssertionError("a case was run")
 
-    monkeypatch.setattr("napkit.conform.cli.run_suite", run_suite)
+    monkeypatch.setattr("napkit.cli.conform.run_suite", run_suite)
 
 
 @pytest.mark.usefixtures("no_run")
@@ -292,7 +292,7 @@ def test_ctrl_c_in_a_run_writes_whole_reports_marked_interrupted(
     def ctrl_c(*_args: object, **_kwargs: object) -> None:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr("napkit.conform.cli.run_suite", ctrl_c)
+    monkeypatch.setattr("napkit.cli.conform.run_suite", ctrl_c)
     report = tmp_path / "r.json"
     report.write_text(OLD, encoding="utf-8")
     assert conform("--json", str(report), "--junit", str(tmp_path / "new.xml")) == 130

@@ -27,8 +27,9 @@ from napkit.cli import main
 from napkit.engine.actions import Action, Bid, Pass
 from napkit.engine.game import Game
 from napkit.engine.observation import PlayerView
-from napkit.engine.players import RandomPlayer, play_out
 from napkit.errors import SetupError, SpecError
+from napkit.players.playout import play_out
+from napkit.players.uniform import RandomPlayer
 from napkit.spec.catalog import default_spec
 from napkit.spec.house import (
     HouseRuleset,

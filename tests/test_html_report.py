@@ -21,7 +21,7 @@ from typing import Any
 
 import pytest
 from napkit.cli import main
-from napkit.conform.htmlreport import DRAWN_PER_RULESET, card_html, html_page
+from napkit.conform.report.html import DRAWN_PER_RULESET, card_html, html_page
 
 from tests.browser import data_counts, dump_dom, external_references, screenshot
 

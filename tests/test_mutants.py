@@ -26,11 +26,18 @@ from functools import cache
 from pathlib import Path
 
 import pytest
-from napkit.conform.process import ProtocolError, Session, process_opener
-from napkit.conform.runner import FAILED, CaseResult, run_suite
-from napkit.conform.suite import Case, Filters, default_suite_dir, load_suite, rule_matches, select
+from napkit.conform.run.runner import FAILED, CaseResult, run_suite
+from napkit.conform.suite.cases import (
+    Case,
+    Filters,
+    default_suite_dir,
+    load_suite,
+    rule_matches,
+    select,
+)
 from napkit.engine.cards import RANK_NAMES, SUIT_LETTERS
 from napkit.engine.game import Game
+from napkit.protocol.process import ProtocolError, Session, process_opener
 from napkit.spec.catalog import default_spec
 
 from conformance.mutants import PHASES, REGISTRY, Mutant
@@ -264,7 +271,7 @@ def _revoke_hand() -> list[dict[str, object]]:
 
 
 @pytest.mark.parametrize("command", [[str(MUTANT_ADAPTER), "revoke-allowed"],
-                                     ["-m", "napkit.adapter"]])
+                                     ["-m", "napkit.protocol.adapter"]])
 def test_adapter_serves_the_protocol_with_the_mutant(command: list[str]) -> None:
     """Out of any directory, the mutant adapter plays as the reference does, but for its bug:
     it lists every card of seat 2 as legal after a spade lead, and accepts the revoke that the

@@ -30,7 +30,7 @@ from typing import Any
 
 import pytest
 from napkit.cli import main
-from napkit.conform.perft import (
+from napkit.conform.perft.count import (
     Position,
     State,
     action_text,

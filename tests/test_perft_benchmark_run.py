@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 from types import ModuleType
 
-from napkit.conform.perft import perft, published
+from napkit.conform.perft.count import perft, published
 
 SCRIPT = Path(__file__).resolve().parent.parent / "benchmarks" / "perft.py"
 

@@ -3,7 +3,7 @@
 difference down to the legal actions at fault.
 
 * napkit's adapter declares ``supports.perft`` and answers ``perft`` (with and without divide)
-  as :func:`napkit.conform.perft.perft` counts, leaves play where it was, and refuses a bad
+  as :func:`napkit.conform.perft.count.perft` counts, leaves play where it was, and refuses a bad
   request naming its field; every answer is what adapter.schema.json allows.
 * Against napkit's own adapter every count agrees. Against a mutant that lets a player revoke,
   the run fails and names a node and cards that the engine, replaying the named path, finds
@@ -23,15 +23,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from napkit.adapter import Adapter
 from napkit.cli import main
-from napkit.conform.perft import Position, State, action_text, perft, published
-from napkit.conform.process import response_problem
+from napkit.conform.perft.count import Position, State, action_text, perft, published
 from napkit.engine.cards import parse_card
 from napkit.engine.hand import HandState
 from napkit.engine.match import MatchState
 from napkit.formats.notation import parse_action
 from napkit.formats.values import action_to_json
+from napkit.protocol.adapter import Adapter
+from napkit.protocol.process import response_problem
 from napkit.spec.catalog import default_spec
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -171,7 +171,7 @@ def test_a_game_the_program_does_not_declare_is_skipped(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     script = tmp_path / "classic_only.py"
     script.write_text(
-        "import sys\nfrom napkit.adapter import Adapter, _encode\n"
+        "import sys\nfrom napkit.protocol.adapter import Adapter, _encode\n"
         "adapter = Adapter()\n"
         "for line in sys.stdin:\n"
         "    answer = adapter.handle_line(line)\n"

@@ -1,4 +1,4 @@
-"""play_out (napkit.engine.players): a hand or a match played to its end, or to a predicate,
+"""play_out (napkit.players): a hand or a match played to its end, or to a predicate,
 chance drawn from the rng and each seat asked its player."""
 
 from __future__ import annotations
@@ -11,8 +11,10 @@ from napkit.engine.game import Game
 from napkit.engine.hand import HandState
 from napkit.engine.match import MatchState, new_match
 from napkit.engine.observation import PlayerView
-from napkit.engine.players import HeuristicPlayer, RandomPlayer, play_out
 from napkit.engine.state import CHANCE
+from napkit.players.heuristic import HeuristicPlayer
+from napkit.players.playout import play_out
+from napkit.players.uniform import RandomPlayer
 
 
 class Counting:

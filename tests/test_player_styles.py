@@ -1,4 +1,4 @@
-"""The styles of play of napkit.engine.players, each played over random hands (and matches)
+"""The styles of play of napkit.players, each played over random hands (and matches)
 of every ruleset: whatever a style prefers, it only ever returns a legal action."""
 
 from __future__ import annotations
@@ -10,16 +10,10 @@ from napkit.engine.actions import PASS, Action, Bid
 from napkit.engine.game import Game
 from napkit.engine.match import new_match
 from napkit.engine.observation import PlayerView
-from napkit.engine.players import (
-    AUCTION_STYLES,
-    PLAY_STYLES,
-    STYLES,
-    BiasedPlayer,
-    Player,
-    Style,
-    make_player,
-    play_out,
-)
+from napkit.players.base import Player
+from napkit.players.biased import AUCTION_STYLES, PLAY_STYLES, BiasedPlayer, Style
+from napkit.players.playout import play_out
+from napkit.players.policy import STYLES, make_player
 from napkit.spec.catalog import default_spec
 
 RULESETS = sorted(default_spec().rulesets)

@@ -1,4 +1,4 @@
-"""The engine's own players (napkit.engine.players) and the action notation
+"""The engine's own players (napkit.players) and the action notation
 (napkit.formats.notation)."""
 
 from __future__ import annotations
@@ -26,17 +26,14 @@ from napkit.engine.actions import (
 from napkit.engine.game import Game
 from napkit.engine.match import new_match
 from napkit.engine.observation import PlayerView
-from napkit.engine.players import (
-    HeuristicPlayer,
-    Player,
-    RandomPlayer,
-    make_player,
-    play_out,
-    trick_estimate,
-    trick_estimates,
-)
 from napkit.errors import SetupError
 from napkit.formats.notation import NotationError, parse_action
+from napkit.players.base import Player
+from napkit.players.heuristic import HeuristicPlayer
+from napkit.players.judgement import trick_estimate, trick_estimates
+from napkit.players.playout import play_out
+from napkit.players.policy import make_player
+from napkit.players.uniform import RandomPlayer
 from napkit.spec.catalog import default_spec
 
 SPEC = default_spec()

@@ -18,9 +18,11 @@ import random
 from typing import Any, cast
 
 import pytest
-from napkit.adapter import supports
-from napkit.conform import breaches
-from napkit.conform.breaches import (
+from napkit.conform.fuzz.campaign import episode_seed
+from napkit.conform.fuzz.episodes import Games, Prober, draw_episode, scope_of
+from napkit.conform.fuzz.shrink import Choices
+from napkit.conform.suite import breaches
+from napkit.conform.suite.breaches import (
     Breach,
     Candidates,
     _buy_not_held,
@@ -31,17 +33,15 @@ from napkit.conform.breaches import (
     lift_turn,
     possible_breaches,
 )
-from napkit.conform.campaign import episode_seed
-from napkit.conform.fuzz import Games, Prober, draw_episode, scope_of
-from napkit.conform.shrink import Choices
 from napkit.engine.actions import Buy, Peek, Play
 from napkit.engine.cards import SUIT_BITS, cards_of
-from napkit.engine.deal import hand_pack
 from napkit.engine.game import Game
 from napkit.engine.hand import HandState
-from napkit.engine.play import playable
+from napkit.engine.phases.deal import hand_pack
+from napkit.engine.phases.play import playable
 from napkit.engine.rules import compile_rules
 from napkit.engine.state import PLAY, PURCHASE
+from napkit.protocol.adapter import supports
 from napkit.spec.catalog import default_spec
 from napkit.spec.loading import JSONObject
 from napkit.spec.rulesets import Ruleset, can_meet

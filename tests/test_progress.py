@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 from napkit.cli import main
-from napkit.cli.progress import Progress
+from napkit.output.progress import Progress
 
 
 class Terminal(io.StringIO):

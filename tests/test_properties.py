@@ -31,10 +31,10 @@ from napkit.engine.cards import cards_of
 from napkit.engine.game import Game
 from napkit.engine.hand import HandState
 from napkit.engine.match import MatchState, new_match
-from napkit.engine.players import play_out
 from napkit.engine.state import CHANCE, NO_TRUMPS, POOL, RESHUFFLE
 from napkit.errors import IllegalActionError
 from napkit.formats.records import match_actions
+from napkit.players.playout import play_out
 from napkit.spec.catalog import default_spec
 from napkit.strategies import Table, tables
 

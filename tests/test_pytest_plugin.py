@@ -12,7 +12,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 BROKEN = '''
 from conformance.mutants import REGISTRY
-from napkit.adapter import Adapter
+from napkit.protocol.adapter import Adapter
 
 REGISTRY["revoke-allowed"].apply()  # the engine lets a player keep the suit led
 
@@ -22,7 +22,7 @@ class Broken(Adapter):
 '''
 
 CRASHING = '''
-from napkit.adapter import Adapter
+from napkit.protocol.adapter import Adapter
 
 
 class Crashing(Adapter):
@@ -43,7 +43,7 @@ def pytest_run(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
 
 
 def test_the_reference_passes_every_chosen_case(tmp_path: Path) -> None:
-    done = pytest_run(tmp_path, "--napkit=napkit.adapter:Adapter", "-k", "pagat-floater",
+    done = pytest_run(tmp_path, "--napkit=napkit.protocol.adapter:Adapter", "-k", "pagat-floater",
                       "--junitxml", str(tmp_path / "nap.xml"))
     assert done.returncode == 0, done.stdout[-2000:]
     summary = done.stdout.strip().splitlines()[-1]
@@ -84,12 +84,12 @@ def test_a_wrong_class_is_a_usage_error(tmp_path: Path) -> None:
 
 
 SMALL = '''
-"""A Nap program as one small class (napkit.conform.pyprogram.NapProgram), here built on
+"""A Nap program as one small class (napkit.protocol.pyprogram.NapProgram), here built on
 napkit's engine, as another program would be built on its own."""
 
 from napkit import Game, new_match
-from napkit.adapter import supports
-from napkit.conform.pyprogram import Refused
+from napkit.protocol.adapter import supports
+from napkit.protocol.pyprogram import Refused
 from napkit.engine.state import CHANCE
 from napkit.errors import RuleError
 from napkit.formats.records import hand_outcome

@@ -14,8 +14,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from napkit import cli
 from napkit.cli import EXIT_PROBLEMS, EXIT_USAGE, main
+from napkit.cli import record as cli_record
 from napkit.formats.notation import parse_action
 from napkit.formats.values import action_from_json
 
@@ -235,7 +235,7 @@ def test_a_run_interrupted_while_playing_leaves_the_file(tmp_path: Path, capsys:
         seen.extend(leftovers(tmp_path))  # the temporary file exists while playing
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(cli.play, "record_chunks", interrupted)
+    monkeypatch.setattr(cli_record, "record_chunks", interrupted)
     code, out, err = record(capsys, "pagat", "--seed", "1", "--hands", "3", "-o", str(target))
     assert code == 130 and out == "" and "interrupted" in err
     assert len(seen) == 1 and seen[0].startswith(".hand.json.")
@@ -251,7 +251,7 @@ def test_a_failed_rename_leaves_the_file(tmp_path: Path, capsys: Capture,
     def refuse(src: str, dst: str) -> None:
         raise PermissionError(13, "Permission denied", src, None, dst)
 
-    monkeypatch.setattr("napkit.cli.files.os.replace", refuse)
+    monkeypatch.setattr("napkit.output.files.os.replace", refuse)
     code, out, err = record(capsys, "pagat", "--seed", "1", "-o", str(target))
     assert code == EXIT_PROBLEMS and out == ""
     assert err == f"napkit: {target}: Permission denied\n"

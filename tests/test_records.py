@@ -13,7 +13,6 @@ from napkit.engine.actions import Deal, Play
 from napkit.engine.game import Game
 from napkit.engine.hand import HandState
 from napkit.engine.match import MatchState, new_match
-from napkit.engine.players import play_out
 from napkit.errors import SetupError
 from napkit.formats.recording import play_table, table_hands
 from napkit.formats.records import (
@@ -24,6 +23,7 @@ from napkit.formats.records import (
     match_record,
 )
 from napkit.formats.values import FormatError, action_from_json, action_to_json, cards_from_json
+from napkit.players.playout import play_out
 from napkit.spec.catalog import default_spec
 from napkit.spec.schemas import schema_problems
 

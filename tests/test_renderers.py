@@ -9,7 +9,7 @@ import random
 import pytest
 from napkit.engine.cards import card_name, parse_card
 from napkit.engine.game import Game
-from napkit.engine.players import play_out
+from napkit.players.playout import play_out
 from napkit.spec import render, views
 from napkit.spec.catalog import default_spec
 

@@ -25,9 +25,9 @@ from typing import Any
 
 import pytest
 from napkit.cli import main
-from napkit.conform.badge import FONT_SIZE, GREEN, badge_colour, text_width
-from napkit.conform.reportsite import short_name, site_files, slug
-from napkit.conform.rundiff import diff_lines, diff_runs
+from napkit.conform.report.badge import FONT_SIZE, GREEN, badge_colour, text_width
+from napkit.conform.report.diff import diff_lines, diff_runs
+from napkit.conform.report.site import short_name, site_files, slug
 from napkit.site.reportexample import FOLDER, conform_commands, write_report_example
 
 from tests.browser import data_counts, dump_dom, external_references, screenshot

@@ -13,10 +13,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from napkit.engine.game import Game
 from napkit.engine.match import new_match
-from napkit.engine.players import play_out
 from napkit.formats.records import Problem, hand_record, match_record, replay_hand, replay_match
 from napkit.formats.snapshots import state_from_json, state_to_json, view_from_json, view_to_json
 from napkit.formats.values import FormatError, action_from_json, action_to_json
+from napkit.players.playout import play_out
 from napkit.spec.schemas import schema_problems
 from napkit.strategies import Table, tables
 

@@ -24,9 +24,10 @@ from napkit.engine.actions import PASS, Action, Buy, Discard, Play
 from napkit.engine.cards import cards_of
 from napkit.engine.game import Game
 from napkit.engine.match import MatchState, new_match
-from napkit.engine.players import RandomPlayer, play_out
 from napkit.engine.state import DISCARD, PLAY, PURCHASE
 from napkit.errors import IllegalActionError
+from napkit.players.playout import play_out
+from napkit.players.uniform import RandomPlayer
 from napkit.spec.catalog import default_spec
 from napkit.spec.coverage import ENGINE, RULE_ID, citations, exercised, places, tracing
 

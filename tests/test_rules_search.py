@@ -4,7 +4,7 @@ matches.
 
 Each row of :data:`QUESTIONS` is a question a player might ask, written from a line of one of
 the five sources (``/work/shared/sources/``, cited as ``FILE-PREFIX Lnn``), and the id that must
-come first. The ranking's weights (``napkit.spec.search.FIELD_WEIGHTS``) were chosen on this
+come first. The ranking's weights (``napkit.handbook.search.FIELD_WEIGHTS``) were chosen on this
 table.
 """
 
@@ -15,8 +15,8 @@ import json
 import pytest
 from napkit import paths
 from napkit.cli import main
+from napkit.handbook.search import search, stem, terms
 from napkit.spec.catalog import default_spec
-from napkit.spec.search import search, stem, terms
 
 # (question, the id expected first, the source line that inspired it)
 QUESTIONS: list[tuple[str, str, str]] = [

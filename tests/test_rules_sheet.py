@@ -21,10 +21,10 @@ from pathlib import Path
 import pytest
 from napkit import Game, paths
 from napkit.cli import main
-from napkit.spec import sheet as sheet_module
+from napkit.handbook import sheet as sheet_module
+from napkit.handbook.sheet import sheet_html
 from napkit.spec.catalog import default_spec
 from napkit.spec.house import load_house_ruleset
-from napkit.spec.sheet import sheet_html
 
 from tests.browser import run_chromium
 
@@ -231,7 +231,7 @@ def test_new_writes_to_standard_output_by_default(capsys: pytest.CaptureFixture[
 ADAPTER = textwrap.dedent("""
     import sys
     from pathlib import Path
-    from napkit.adapter import Adapter, serve
+    from napkit.protocol.adapter import Adapter, serve
     from napkit.spec.house import load_house_ruleset
 
     ruleset = load_house_ruleset(Path(sys.argv[1]))

@@ -20,11 +20,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from napkit.engine.actions import Action
 from napkit.engine.match import new_match
-from napkit.engine.players import play_out
 from napkit.formats.records import Problem, hand_record, match_record
 from napkit.formats.snapshots import state_to_json, view_to_json
 from napkit.formats.validate import parse_text
 from napkit.formats.values import action_to_json
+from napkit.players.playout import play_out
 from napkit.spec import schemas
 from napkit.spec.schemas import RECORD_SCHEMAS, jsonschema_problems, schema_problems
 from napkit.strategies import Table, tables

@@ -6,9 +6,10 @@ from __future__ import annotations
 
 from hypothesis import given
 from hypothesis import strategies as st
-from napkit.engine import cards, play
+from napkit.engine import cards
 from napkit.engine.actions import PLAYS
 from napkit.engine.cards import by_suit_mask, cards_of
+from napkit.engine.phases import play
 
 
 def _bit_by_bit(items: list[object]) -> list[tuple[object, ...]]:

@@ -26,8 +26,9 @@ from typing import Any
 from napkit import Game, HandState
 from napkit.engine.actions import Action, Deal, Play
 from napkit.engine.cards import cards_of
-from napkit.engine.players import HeuristicPlayer, play_out
 from napkit.errors import IllegalActionError
+from napkit.players.heuristic import HeuristicPlayer
+from napkit.players.playout import play_out
 from napkit.spec.catalog import default_spec
 
 THREADS = 4

@@ -16,8 +16,8 @@ from napkit.engine.cards import cards_of
 from napkit.engine.game import Game
 from napkit.engine.hand import HandState
 from napkit.engine.observation import Hidden, PlayerView
-from napkit.engine.players import trick_seats
 from napkit.engine.state import CHANCE
+from napkit.players.views import trick_seats
 from napkit.strategies import Table, tables
 
 from tests.test_properties import SEEDS, SETTINGS, states

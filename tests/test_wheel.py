@@ -74,6 +74,29 @@ def test_the_installed_tool_works_outside_the_checkout(installed: Path, tmp_path
     assert "all " in counted.splitlines()[-1] and "published counts agree" in counted
 
 
+TEMPLATES = ROOT / "reference" / "napkit" / "output" / "templates"
+
+
+def test_the_wheel_carries_the_pages_templates(installed: Path, tmp_path: Path) -> None:
+    # The web pages are templates with their style and script beside them (napkit.output.pages):
+    # every file of the folder is in the installed package, and the pages draw from there.
+    code = ("import napkit.output.pages as p, pathlib; "
+            "folder = pathlib.Path(p.__file__).parent / 'templates'; "
+            "print(sorted(f.name for f in folder.iterdir()))")
+    shipped = subprocess.run([str(installed / "python"), "-c", code], cwd=tmp_path,
+                             capture_output=True, text=True, check=True).stdout
+    wanted = sorted(f.name for f in TEMPLATES.iterdir())
+    assert {"report.html", "report.css", "report.js", "sheet.html", "sheet.css"} <= set(wanted)
+    assert shipped.strip() == str(wanted)
+    sheet = run(installed, "rules", "sheet", "classic", cwd=tmp_path)
+    assert sheet.startswith("<!DOCTYPE html>") and "@media print" in sheet
+    run(installed, "conform", "--ruleset", "classic", "--case", "classic/legal/000*", "--json",
+        "run.json", cwd=tmp_path)
+    run(installed, "report", "html", "run.json", "-o", "run.html", cwd=tmp_path)
+    page = (tmp_path / "run.html").read_text(encoding="utf-8")
+    assert 'id="f-ruleset"' in page and "history.replaceState" in page  # the page's script
+
+
 def test_the_installed_tool_checks_another_program(installed: Path, tmp_path: Path) -> None:
     node = shutil.which("node")
     if node is None:

@@ -3,7 +3,7 @@
     python conformance/mutants/adapter.py NAME      serve napkit-adapter/1 with mutant NAME
     python conformance/mutants/adapter.py --list    every mutant: name, rule id, rulesets
 
-It is napkit's own adapter (:mod:`napkit.adapter`) speaking the protocol on standard input
+It is napkit's own adapter (:mod:`napkit.protocol.adapter`) speaking the protocol on standard input
 and output, with the engine changed by the mutant at start-up (nothing is edited on disk). Its
 handshake names the mutant. ``napkit conform -- python conformance/mutants/adapter.py NAME``
 must fail: ``tests/test_mutants.py`` checks that for every mutant.
@@ -52,7 +52,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if found is None:
         print(f"no mutant {args[0]!r} (--list shows them all)", file=sys.stderr)
         return 2
-    from napkit import adapter
+    from napkit.protocol import adapter
 
     found.apply()
     hello = adapter.Adapter._hello

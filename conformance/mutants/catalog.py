@@ -17,13 +17,14 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from napkit.engine import auction, cards, deal, match, play, purchase, settlement, trumps, widow
+from napkit.engine import cards, match
 from napkit.engine import state as hand_state
 from napkit.engine.actions import Action, Bid, Buy, Cut, Pass
 from napkit.engine.cards import SUIT_BITS, lowest_cards
 from napkit.engine.game import BidRule, Rules
 from napkit.engine.hand import HandState
 from napkit.engine.match import FINISHED, MatchState
+from napkit.engine.phases import auction, deal, play, purchase, settlement, trumps, widow
 from napkit.engine.state import NAMING, NOBODY, PLAY
 from napkit.errors import IllegalActionError
 

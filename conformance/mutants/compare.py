@@ -42,9 +42,10 @@ from napkit.engine.actions import (
 from napkit.engine.game import Game
 from napkit.engine.hand import HandState
 from napkit.engine.match import MatchState
-from napkit.engine.players import HeuristicPlayer, match_view
 from napkit.errors import RuleError
 from napkit.formats.records import hand_outcome
+from napkit.players.heuristic import HeuristicPlayer
+from napkit.players.views import match_view
 from napkit.spec.catalog import default_spec
 
 from conformance.mutants.base import Mutant

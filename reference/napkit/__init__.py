@@ -53,6 +53,7 @@ def _as_the_command() -> bool:
 try:
     from typing import TYPE_CHECKING, Any
 
+    from napkit import _moved
     from napkit.engine import game as _game
 except KeyboardInterrupt:
     # Ctrl-C while the package is imported for the napkit command (python -m napkit imports it
@@ -67,16 +68,16 @@ except KeyboardInterrupt:
     exec("pass")
     raise SystemExit(130) from None
 
-__version__ = "0.2.0"
+__version__ = "0.3.0"
 
 if TYPE_CHECKING:
     from napkit.engine.cards import card_name, parse_card
     from napkit.engine.game import Game
     from napkit.engine.hand import HandState
     from napkit.engine.match import MatchState, new_match
-    from napkit.engine.players import play_out
     from napkit.errors import IllegalActionError, SetupError, SpecError
     from napkit.formats.notation import parse_action
+    from napkit.players.playout import play_out
     from napkit.spec.catalog import load_spec
 
 # Each public name, and the module it lives in.
@@ -86,7 +87,7 @@ _WHERE = {
     "MatchState": "napkit.engine.match",
     "new_match": "napkit.engine.match",
     "parse_action": "napkit.formats.notation",
-    "play_out": "napkit.engine.players",
+    "play_out": "napkit.players.playout",
     "IllegalActionError": "napkit.errors",
     "SetupError": "napkit.errors",
     "SpecError": "napkit.errors",
@@ -123,6 +124,9 @@ def _find_ruleset(ruleset: str) -> _game.RulesetLike:
         raise SetupError("NAP-10.1.1", f"no ruleset {ruleset!r} (known: {known})")
     return rulesets[ruleset]
 
+
+# napkit 0.2's module paths, for one release; napkit 0.1's say where their modules went.
+_moved.install()
 
 # The engine reads no files: Game.create finds rulesets through the spec layer, set here.
 _game.set_ruleset_finder(_find_ruleset)

@@ -1,40 +1,52 @@
-"""``napkit rules ...``: read, compare and check the law book and the rulesets;
-``napkit play ...``: play hands or a match in the terminal against the engine's own players;
-``napkit record ...``: write the record of hands or a match the engine's players play;
-``napkit validate ...``: check recorded hands and matches against their schemas and the rules;
-``napkit replay ...``, ``napkit explain ...``: a hand that was played, replayed under other
-rulesets and explained step by step (napkit.cli.dispute);
-``napkit perft ...``: count the legal action sequences from a position (napkit.cli.perft);
-``napkit conform ...``: run the conformance suite against a program (napkit.conform.cli);
-``napkit fuzz ...``: random hands through a program and the engine, the first disagreement
-shrunk to a reproducer (napkit.conform.fuzzcli);
-``napkit report merge ...``: join the JSON reports of a sharded conform run into the whole
-run's (napkit.conform.reportcli);
-``napkit adapter``: the reference engine behind the adapter protocol (napkit.adapter).
+"""The ``napkit`` command: the parser and the dispatch, and nothing else.
+
+Each command is a module of this folder that registers itself one way, ``register(commands)``
+(:data:`COMMANDS`, in the order ``napkit --help`` lists them), and whose body is a function of
+plain arguments returning the exit status:
+
+- :mod:`~napkit.cli.rules`: ``napkit rules ...``: read, compare and check the law book and the
+  rulesets, write a house game, print a sheet, search the rules;
+- :mod:`~napkit.cli.play`: ``napkit play``: play hands or a match in the terminal against the
+  engine's players (the table: :mod:`~napkit.cli.table`);
+- :mod:`~napkit.cli.record`: ``napkit record``: the record of hands or a match the engine's
+  players play;
+- :mod:`~napkit.cli.validate`: ``napkit validate``: check recorded hands and matches;
+- :mod:`~napkit.cli.perft`: ``napkit perft``: count the legal action sequences from a position;
+- :mod:`~napkit.cli.replay`, :mod:`~napkit.cli.explain`: ``napkit replay``, ``napkit
+  explain``: a hand that was played, under other rulesets, and one position of it explained;
+- :mod:`~napkit.cli.adapter`: ``napkit adapter``: the reference engine behind the adapter
+  protocol;
+- :mod:`~napkit.cli.conform`: ``napkit conform``: the conformance suite against a program;
+- :mod:`~napkit.cli.fuzz`: ``napkit fuzz``: random hands through a program and the engine;
+- :mod:`~napkit.cli.report`: ``napkit report ...``: merge, compare, diff and draw reports.
+
+What the commands share is :mod:`~napkit.cli.common` (exit statuses, one-line usage errors,
+reading a ruleset from the command line); Ctrl-C that is never lost is
+:mod:`~napkit.cli.interrupt`. Files are written and progress shown by :mod:`napkit.output`,
+which the reports use too: nothing of the library imports this folder.
 
 Bad input of any kind is reported on one line (``napkit: <file>: <path>: <message>``) with
 exit status 2 for a usage error and 1 for an invalid spec, ruleset or record file; never a
 traceback.
-
-This module holds only the parser and the dispatch. Each command's body is a function of
-plain arguments that returns the exit status, in the module of its family:
-:mod:`napkit.cli.rules` (``rules``), :mod:`napkit.cli.play` (``play``, ``record``; the
-terminal table is :mod:`napkit.cli.table`), :mod:`napkit.cli.validate` (``validate``),
-:mod:`napkit.cli.perft` (``perft``), :mod:`napkit.conform.cli` (``conform``, ``adapter``).
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import sys
 from collections.abc import Callable, Sequence
 
 from napkit import __version__
-from napkit.cli import dispute, interrupt, perft, play, rules, validate
+from napkit.cli import interrupt
 from napkit.cli.common import EXIT_PROBLEMS, EXIT_USAGE, Parser, silence_stdout
 from napkit.errors import ChoiceError, SpecError, SpecProblemsError, UsageError
 
 __all__ = ["EXIT_INTERRUPTED", "EXIT_PROBLEMS", "EXIT_USAGE", "main"]
+
+#: The command modules, in the order ``napkit --help`` lists their commands.
+COMMANDS = ("rules", "play", "record", "validate", "perft", "replay", "explain", "adapter",
+            "conform", "fuzz", "report")
 
 EXIT_INTERRUPTED = 130  # the shell's status for a command ended by Ctrl-C (128 + SIGINT)
 
@@ -49,15 +61,8 @@ def _parser() -> argparse.ArgumentParser:
                     formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--version", action="version", version=f"napkit {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
-    rules.add_commands(commands)
-    play.add_play(commands)
-    play.add_record(commands)
-    validate.add_command(commands)
-    perft.add_command(commands)
-    dispute.add_commands(commands)
-    from napkit.conform.cli import add_commands  # napkit conform, napkit adapter
-
-    add_commands(commands, Parser)
+    for name in COMMANDS:
+        importlib.import_module(f"napkit.cli.{name}").register(commands)
     return parser
 
 

@@ -6,10 +6,11 @@ from __future__ import annotations
 import argparse
 import difflib
 import os
+import shutil
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import NoReturn
+from typing import Any, NoReturn, TypeAlias
 
 from napkit.errors import UsageError
 from napkit.spec.catalog import Spec, load_spec
@@ -117,3 +118,36 @@ def seconds_value(text: str) -> float:
     if not value > 0 or value == float("inf"):
         raise argparse.ArgumentTypeError(f"the time limit must be above 0, not {text}")
     return value
+
+
+#: What a command module registers itself with: ``register(commands)`` adds its command.
+Commands: TypeAlias = "argparse._SubParsersAction[Parser]"
+
+HAND_HELP = "a hand: the hand notation (.nap) or napkit-hand/1 JSON"
+
+
+def read_hand(path: str) -> dict[str, Any]:
+    """A recorded hand from a file, in the hand notation (``*.nap``) or as JSON
+    (``napkit-hand/1``), finished or stopped anywhere; :class:`~napkit.errors.UsageError`
+    naming the line and column, or the JSON path, otherwise. The recorded outcome is not
+    checked (it may be what the table is arguing about), but every step must be one the
+    record's own ruleset can deal and replay as far as it goes."""
+    from napkit.dispute.replay import RecordError, dealt
+    from napkit.formats.handtext import HandFileError, read_hand_file
+
+    try:
+        record = read_hand_file(path, check=False)
+    except HandFileError as exc:
+        raise UsageError(str(exc)) from None
+    if record["deal"] is None:
+        raise UsageError(f"{path}: $.deal: the hand has not been dealt: nothing to replay")
+    try:
+        dealt(record)
+    except RecordError as exc:
+        raise UsageError(f"{path}: {exc}") from None
+    return record
+
+
+def width() -> int:
+    """The width to lay text out in: the terminal's, kept between 60 and 120."""
+    return max(60, min(120, shutil.get_terminal_size((100, 24)).columns))

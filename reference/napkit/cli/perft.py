@@ -2,7 +2,8 @@
 a position to a depth, as chess programs check a move generator (spec/conformance.md part 5).
 
 The body is :func:`run`; the counting and the reading of positions are
-:mod:`napkit.conform.perft`. A POSITION is a file (a position of its own, a conformance case, or
+:mod:`napkit.conform.perft.count`. A POSITION is a file (a position of its own, a conformance case,
+or
 a whole published file) or the id of a published position (``classic/default-3p-deal``; a glob,
 ``'classic/*'``, or a ruleset id alone for all of a ruleset's). With ``--depth`` and one
 position it prints that count (and, with ``--divide``, the count under each first action);
@@ -21,14 +22,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from napkit.cli.common import EXIT_PROBLEMS, Parser, print_lines
+from napkit.cli.common import EXIT_PROBLEMS, Commands, print_lines
 from napkit.errors import RuleError, UsageError
 
 if TYPE_CHECKING:
-    from napkit.conform.perft import Count, Position, State
-    from napkit.conform.process import Session
+    from napkit.conform.perft.count import Count, Position, State
+    from napkit.protocol.process import Session
 
-# The counting and the reading of positions (napkit.conform.perft, the engine, the schemas) are
+# The counting and the reading of positions (napkit.conform.perft.count, the engine, the schemas)
+# are
 # imported when the command runs, not when napkit's parser is built: 'napkit --help' stays fast.
 
 DESCRIPTION = """\
@@ -77,7 +79,7 @@ step, are named), 2 for a usage error.
 """
 
 
-def add_command(commands: argparse._SubParsersAction[Parser]) -> None:
+def register(commands: Commands) -> None:
     command = commands.add_parser(
         "perft", help="count the legal action sequences from a position (perft, divide)",
         description=DESCRIPTION, epilog=EPILOG,
@@ -176,7 +178,7 @@ def run(arguments: Sequence[str], depth: int | None = None, divide_first: bool =
         if divide_first or as_json:
             raise UsageError("--program checks counts; --divide and --json are for napkit's "
                              "own (a difference is followed down by itself)")
-        from napkit.conform.cli import reference_command
+        from napkit.cli.conform import reference_command
 
         return _check_program(positions, list(program) or reference_command(), depth, slow,
                               timeout)
@@ -186,7 +188,7 @@ def run(arguments: Sequence[str], depth: int | None = None, divide_first: bool =
 
 
 def _positions(arguments: Sequence[str]) -> list[Position]:
-    from napkit.conform.perft import load_file, published, published_files
+    from napkit.conform.perft.count import load_file, published, published_files
 
     found: list[Position] = []
     ids: list[str] = []
@@ -247,7 +249,7 @@ def _after(position: Position, texts: Sequence[str]) -> Position:
 
 
 def _list(arguments: Sequence[str]) -> int:
-    from napkit.conform.perft import published
+    from napkit.conform.perft.count import published
 
     try:
         positions = published(arguments or ["*"])
@@ -277,7 +279,7 @@ def _span(counts: Sequence[Count]) -> str:
 def _one(position: Position, depth: int, divide_first: bool, as_json: bool) -> int:
     """One position to one depth: the count, and with ``divide_first`` the count under each
     first action."""
-    from napkit.conform.perft import action_text, divide, perft, warm
+    from napkit.conform.perft.count import action_text, divide, perft, warm
     from napkit.formats.values import action_to_json
 
     state = position.state()
@@ -324,7 +326,7 @@ def _walking(position: Position) -> Iterator[None]:
 
 
 def _header(position: Position, state: State) -> list[str]:
-    from napkit.conform.perft import describe, step_text
+    from napkit.conform.perft.count import describe, step_text
 
     where = f" ({position.file})" if position.file and position.file != position.id else ""
     steps = len(position.steps)
@@ -365,7 +367,7 @@ def _speed(count: int, seconds: float) -> str:
 def _check(positions: Sequence[Position], depth: int | None, slow: bool, as_json: bool) -> int:
     """Every published count of ``positions`` (or each to ``depth``): a row per position,
     printed as it is counted, with its depths, its deepest count and whether each agrees."""
-    from napkit.conform.perft import perft_levels, warm
+    from napkit.conform.perft.count import perft_levels, warm
 
     plans: list[tuple[Position, list[int]]] = []
     for position in positions:
@@ -414,8 +416,8 @@ def _check_program(positions: Sequence[Position], command: Sequence[str], depth:
                    slow: bool, timeout: float) -> int:
     """The counts of ``positions`` asked of a program over the protocol (spec/conformance.md
     5.3): a row per position, and where a count differs, where the legal actions differ."""
-    from napkit.conform.perftcheck import skip
-    from napkit.conform.process import ProtocolError, Session, process_opener
+    from napkit.conform.perft.check import skip
+    from napkit.protocol.process import ProtocolError, Session, process_opener
 
     session = Session(process_opener(list(command)), timeout)
     try:
@@ -458,8 +460,8 @@ def _program_rows(session: Session, position: Position, depth: int | None, slow:
                   width: int) -> tuple[int, int, list[str]]:
     """One position asked of the program: the counts asked, how many differ (or failed), and
     its row (and the finding, where a count differs)."""
-    from napkit.conform.perftcheck import check_position, expected_counts
-    from napkit.conform.process import ProtocolError
+    from napkit.conform.perft.check import check_position, expected_counts
+    from napkit.protocol.process import ProtocolError
 
     state = position.state()
     expected = expected_counts(position, state, [depth] if depth is not None else [], slow)
@@ -510,4 +512,4 @@ def _row(position: Position, results: Sequence[Result], width: int) -> str:
     return f"{position.id:<{width}}  {depths:>6}  {results[-1].count:>11,}  {verdict}"
 
 
-__all__ = ["Result", "add_command", "run"]
+__all__ = ["Result", "register", "run"]

@@ -1,9 +1,8 @@
-"""``napkit play``: play hands or a match in the terminal against the engine's players;
-``napkit record``: write the record of hands or a match the engine's players play.
+"""``napkit play``: play hands or a match in the terminal against the engine's players.
 
-The bodies are :func:`play` and :func:`record`, functions of plain arguments returning the exit
-status; the table is :mod:`napkit.cli.table`, and what ``record`` writes is
-:func:`napkit.formats.recording.record_table`, which the rules site calls too.
+The body is :func:`play`, a function of plain arguments returning the exit status; the table is
+:mod:`napkit.cli.table`. The table's options and the files a table reads are shared with
+``napkit record`` (:mod:`napkit.cli.record`).
 """
 
 from __future__ import annotations
@@ -18,22 +17,20 @@ from typing import Any
 from napkit import paths
 from napkit.cli.common import (
     EXIT_PROBLEMS,
-    Parser,
+    Commands,
     option_choices,
     ruleset_argument,
     ruleset_file,
     seed_value,
     spec,
 )
-from napkit.cli.files import STDOUT, is_stdout, refuse_clashes
-from napkit.cli.output import Output
-from napkit.cli.progress import Progress, isatty
 from napkit.cli.table import InputEndedError, Table
 from napkit.engine.game import Game, compile_rules
-from napkit.engine.players import PLAYER_KINDS
 from napkit.errors import RuleError, SpecError, UsageError
 from napkit.formats.handtext import SUFFIX
-from napkit.formats.recording import record_chunks
+from napkit.output.files import is_stdout, refuse_clashes
+from napkit.output.records import Output
+from napkit.players.policy import PLAYER_KINDS
 
 _PLAY_HELP = """\
 Play hands of Nap, or a match, in the terminal against the engine's own players, or watch
@@ -87,14 +84,15 @@ examples:
 """
 
 
-def add_play(commands: argparse._SubParsersAction[Parser]) -> None:
+def register(commands: Commands) -> None:
+    """``napkit play``."""
     command = commands.add_parser(
         "play", help="play hands or a match against the engine's players",
         description=_PLAY_HELP, epilog=_PLAY_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter)
-    command.set_defaults(run=lambda args: play(**_table_arguments(args), seat=args.seat,
+    command.set_defaults(run=lambda args: play(**table_arguments(args), seat=args.seat,
                                                record=args.record))
-    _add_table_options(command)
+    add_table_options(command)
     who = command.add_mutually_exclusive_group()
     who.add_argument("--seat", type=int, metavar="N", help="play seat N yourself")
     who.add_argument("--watch", action="store_true",
@@ -104,7 +102,7 @@ def add_play(commands: argparse._SubParsersAction[Parser]) -> None:
                               "record' writes it; not written if the game is abandoned)")
 
 
-def _add_table_options(command: argparse.ArgumentParser) -> None:
+def add_table_options(command: argparse.ArgumentParser) -> None:
     """The options 'napkit play' and 'napkit record' share: the game, the players, the run."""
     command.add_argument("ruleset", metavar="RULESET", nargs="?",
                          help="a ruleset id or a ruleset file (a house game's too)")
@@ -125,7 +123,7 @@ def _add_table_options(command: argparse.ArgumentParser) -> None:
                               "2^53 - 1")
 
 
-def _table_arguments(args: argparse.Namespace) -> dict[str, Any]:
+def table_arguments(args: argparse.Namespace) -> dict[str, Any]:
     """The options 'napkit play' and 'napkit record' share, as keyword arguments."""
     if (args.ruleset is None) == (args.ruleset_file is None):
         raise UsageError("give a ruleset: a RULESET (an id or a file) or --ruleset-file FILE, "
@@ -179,9 +177,9 @@ def play(ruleset_id: str, players: int | None = None, options: Sequence[str] = (
         if is_stdout(record):
             raise UsageError("--record takes a file name (the game itself is printed on "
                              "stdout)")
-        refuse_clashes([("--record", record)], _inputs(ruleset_id))
-        _refuse_match_notation(record, match, "--record")
-    return _interruptible(lambda: _play(ruleset_id, players, options, opponents, hands, match,
+        refuse_clashes([("--record", record)], inputs(ruleset_id))
+        refuse_match_notation(record, match, "--record")
+    return interruptible(lambda: _play(ruleset_id, players, options, opponents, hands, match,
                                         seed, seat, record))
 
 
@@ -207,22 +205,22 @@ def _play(ruleset_id: str, players: int | None, options: Sequence[str], opponent
             return 130
         sys.stdout.flush()
         if record is not None:
-            output.commit(table.record_text(match, notation=_notation(record)))
+            output.commit(table.record_text(match, notation=notation(record)))
     return 0
 
 
-def _notation(target: str | None) -> bool:
+def notation(target: str | None) -> bool:
     """Whether a record file is written in the hand notation: a name ending in ``.nap``."""
     return target is not None and target.lower().endswith(SUFFIX)
 
 
-def _refuse_match_notation(target: str | None, match: bool, option: str) -> None:
-    if match and _notation(target):
+def refuse_match_notation(target: str | None, match: bool, option: str) -> None:
+    if match and notation(target):
         raise UsageError(f"{option} {target}: the hand notation ({SUFFIX}) writes hands, not a "
                          "match: write a match's record as JSON (napkit-match/1)")
 
 
-def _inputs(ruleset_id: str) -> list[tuple[str, str]]:
+def inputs(ruleset_id: str) -> list[tuple[str, str]]:
     """The files 'napkit play' and 'napkit record' read that an output must not replace: the
     ruleset file, if one is given, and the spec's own files (rulesets, law book, schemas)."""
     path = ruleset_file(ruleset_id)
@@ -235,7 +233,7 @@ def _inputs(ruleset_id: str) -> list[tuple[str, str]]:
                     if p.is_file()]
 
 
-def _interruptible(body: Callable[[], int]) -> int:
+def interruptible(body: Callable[[], int]) -> int:
     """Run a command's body: Ctrl-C anywhere in it (reading the spec, writing the file) is one
     line and status 130, not a traceback; every file it was writing is as it was."""
     try:
@@ -243,89 +241,3 @@ def _interruptible(body: Callable[[], int]) -> int:
     except KeyboardInterrupt:
         print("\nnapkit: interrupted", file=sys.stderr)
         return 130
-
-
-# --- napkit record -------------------------------------------------------------------------------
-_RECORD_HELP = """\
-Write the record of hands, or of a match, played by the engine's players: the same table as
-'napkit play --watch', with the same options, but what is written is the record (JSON, the
-formats of spec/schemas) instead of the game as text.
-
-One hand is written as one napkit-hand/1 document; --hands K (K > 1) as JSON Lines, one
-hand record a line; --match as one napkit-match/1 document (its hands inside it). With -o
-FILE.nap the hands are written in the hand notation instead (spec/formats.md, "The hand
-notation"), a blank line between hands; a match cannot be. 'napkit validate' reads them all.
-
-The same seed (and the same options) writes the same bytes. Without --seed a seed is drawn
-and printed on stderr, so any record can be written again.
-
-With -o FILE the record is written to a temporary file beside FILE and renamed over it only
-once complete: an interrupted or failed run leaves FILE as it was. A symbolic link is
-followed (the file it leads to is replaced; the link stays); a FIFO or a device such as
-/dev/null is written to directly, and '-' is stdout. FILE may not be the ruleset file read.
-"""
-
-_RECORD_EPILOG = """\
-examples:
-  napkit record pagat --seed 1 -o hand.json
-  napkit record pagat --seed 1 -o hand.nap
-  napkit record pagat-floater --players 5 --hands 10 --seed 7 -o hands.jsonl
-  napkit record peep --match --hands 4 --seed 2 | napkit validate -
-"""
-
-
-def add_record(commands: argparse._SubParsersAction[Parser]) -> None:
-    command = commands.add_parser(
-        "record", help="write the record of hands or a match played by the engine's players",
-        description=_RECORD_HELP, epilog=_RECORD_EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter)
-    command.set_defaults(run=lambda args: record(**_table_arguments(args), output=args.output,
-                                                 quiet=args.quiet))
-    _add_table_options(command)
-    command.add_argument("-o", "--output", metavar="FILE",
-                         help="write the record to FILE, replacing a file atomically "
-                              "(default: stdout)")
-    command.add_argument("-q", "--quiet", action="store_true",
-                         help="no progress bar (shown on a terminal for --hands K, while the "
-                              "record goes to a file or a pipe)")
-
-
-def record(ruleset_id: str, players: int | None = None, options: Sequence[str] = (),
-           opponents: str = "heuristic", hands: int | None = None, match: bool = False,
-           seed: int | None = None, output: str | None = None, quiet: bool = False) -> int:
-    """``napkit record``: write the record of the table's game (played by
-    :func:`napkit.formats.recording.record_chunks`, written as each hand ends) to ``output``
-    ('-' or None: stdout), with a progress bar of the hands on a terminal unless ``quiet``."""
-    if output is not None and output != STDOUT:
-        refuse_clashes([("-o", output)], _inputs(ruleset_id))
-    _refuse_match_notation(output, match, "-o")
-    return _interruptible(lambda: _record(ruleset_id, players, options, opponents, hands,
-                                          match, seed, output, quiet))
-
-
-def _record(ruleset_id: str, players: int | None, options: Sequence[str], opponents: str,
-            hands: int | None, match: bool, seed: int | None, output: str | None,
-            quiet: bool) -> int:
-    game, _, drawn = setup(ruleset_id, players, options, hands, match, seed)
-    with Output(output) as out:
-        # Hands one a line (not a match, written whole at its end), and not onto the screen
-        # the bar is drawn on.
-        progress = Progress(hands, "hands", "napkit record", every=0, failures=False,
-                            enabled=not quiet and not match and (hands or 1) > 1 and (
-                                out.target is not None or not isatty(sys.stdout)))
-        try:
-            for chunk in record_chunks(game, drawn, opponents=opponents, hands=hands,
-                                       match=match, notation=_notation(output)):
-                out.write(chunk)  # each hand's line as it ends: memory stays flat
-                progress.step()
-        except KeyboardInterrupt:
-            progress.finish()
-            where = "nothing is written" if out.atomic else "the hands so far were written"
-            print(f"\nnapkit: interrupted: {where}", file=sys.stderr)
-            return 130
-        progress.finish()
-        out.commit()
-    if seed is None:
-        print(f"napkit: seed {drawn} (write the same record again with --seed {drawn})",
-              file=sys.stderr)
-    return 0

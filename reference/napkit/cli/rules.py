@@ -4,7 +4,7 @@ Each command's body is a function of plain arguments that prints what the comman
 returns its exit status: :func:`list_rulesets`, :func:`show`, :func:`rule`,
 :func:`compare_rulesets`, :func:`decisions`, :func:`check`, :func:`search`, :func:`new`,
 :func:`sheet`. What they print is drawn by :mod:`napkit.spec.views` (and
-:mod:`napkit.spec.search`, :mod:`napkit.spec.sheet`); a usage error is raised as
+:mod:`napkit.handbook.search`, :mod:`napkit.handbook.sheet`); a usage error is raised as
 :class:`~napkit.errors.UsageError`.
 """
 
@@ -20,6 +20,7 @@ from napkit import paths
 from napkit.cli.common import (
     EXIT_PROBLEMS,
     EXIT_USAGE,
+    Commands,
     Parser,
     option_choices,
     print_lines,
@@ -27,17 +28,17 @@ from napkit.cli.common import (
     spec,
     suggest,
 )
-from napkit.cli.files import STDOUT, write_text
 from napkit.errors import SpecError, SpecProblemsError, UsageError
-from napkit.spec import search as rules_search
+from napkit.handbook import search as rules_search
+from napkit.handbook.newhouse import house_document, parse_setting
+from napkit.handbook.sheet import sheet_html
+from napkit.output.files import STDOUT, write_text
 from napkit.spec import views
 from napkit.spec.catalog import load_ruleset_file, read_spec
 from napkit.spec.checks import check_ruleset, check_spec
 from napkit.spec.compare import compare
 from napkit.spec.house import house_from_document, is_house_document, read_house_ruleset
 from napkit.spec.loading import read_document
-from napkit.spec.newhouse import house_document, parse_setting
-from napkit.spec.sheet import sheet_html
 
 # What each action's --help shows as its example (tests/test_cli_help.py runs each one).
 EXAMPLES = {
@@ -54,7 +55,7 @@ EXAMPLES = {
 }
 
 
-def add_commands(commands: argparse._SubParsersAction[Parser]) -> None:
+def register(commands: Commands) -> None:
     """``napkit rules`` and its actions."""
     rules = commands.add_parser(
         "rules", help="read, compare and check the rules",

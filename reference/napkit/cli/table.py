@@ -2,7 +2,7 @@
 and what is printed of the game (each seat's cards when watching, the actions, the tricks,
 each hand's result, what the human's seat may know at its turn).
 
-The table is driven step by step (not with :func:`napkit.engine.players.play_out`): after each
+The table is driven step by step (not with :func:`napkit.players.playout.play_out`): after each
 action it prints what happened, and a human is asked again until the engine accepts an action.
 """
 
@@ -18,12 +18,13 @@ from napkit.engine.game import Game
 from napkit.engine.hand import HandState
 from napkit.engine.match import MatchState, new_match
 from napkit.engine.observation import Hidden, PlayerView
-from napkit.engine.players import make_player, match_view
-from napkit.engine.players import trick_seats as _trick_seats
 from napkit.engine.state import NO_TRUMPS, POOL
 from napkit.errors import IllegalActionError
 from napkit.formats.notation import NotationError, parse_action
 from napkit.formats.recording import chance_rng, player_rng, record_text
+from napkit.players.policy import make_player
+from napkit.players.views import match_view
+from napkit.players.views import trick_seats as _trick_seats
 from napkit.spec.render import hand_text
 
 _S = TypeVar("_S", HandState, MatchState)

@@ -8,10 +8,10 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from napkit.cli.common import EXIT_PROBLEMS, Parser
-from napkit.cli.progress import Progress
+from napkit.cli.common import EXIT_PROBLEMS, Commands
 from napkit.errors import UsageError
 from napkit.formats.validate import Tally, report_lines
+from napkit.output.progress import Progress
 
 _VALIDATE_HELP = """\
 Check recorded hands and matches (napkit-hand/1, napkit-match/1): each record against its
@@ -37,7 +37,7 @@ examples:
 """
 
 
-def add_command(commands: argparse._SubParsersAction[Parser]) -> None:
+def register(commands: Commands) -> None:
     validate = commands.add_parser(
         "validate", help="check recorded hands and matches against the schemas and the rules",
         description=_VALIDATE_HELP, epilog=_VALIDATE_EPILOG,

@@ -13,7 +13,7 @@ turn, hands of four players dealt and played by the engine's players from seeds 
 until one is found that is legal under its own ruleset and, replayed (:mod:`napkit.dispute.
 replay`, the same cards to the same seats) under a ruleset of another answer, is refused
 under that rule, or settles otherwise with a payment under it. Every other seed's deal gives
-someone a strong hand (:func:`napkit.conform.starts.strong_deal`), so that contracts are made
+someone a strong hand (:func:`napkit.conform.suite.starts.strong_deal`), so that contracts are made
 as well as lost. Points about the table or the match rather than one hand's play (the players,
 the first dealer, the match's end) have none, and say so.
 
@@ -31,13 +31,13 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from napkit.conform.starts import strong_deal
+from napkit.conform.suite.starts import strong_deal
 from napkit.dispute.replay import Target, Verdict, replay_under
 from napkit.engine.game import Game
-from napkit.engine.players import play_out
 from napkit.errors import SetupError
 from napkit.formats.recording import record_text
 from napkit.formats.values import action_from_json
+from napkit.players.playout import play_out
 from napkit.spec.catalog import Spec
 from napkit.spec.coverage import exercised
 from napkit.spec.lawbook import Rule

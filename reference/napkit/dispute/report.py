@@ -15,6 +15,9 @@ from napkit.dispute.replay import Verdict
 from napkit.engine.cards import card_name
 from napkit.engine.hand import HandState
 from napkit.engine.state import POOL
+from napkit.output.tables import printable
+from napkit.output.tables import table as output_table
+from napkit.output.tables import width as text_width
 from napkit.spec.catalog import Spec
 from napkit.spec.views import wrap
 
@@ -68,8 +71,8 @@ def table(verdicts: Sequence[Verdict], seats: Sequence[int], width: int = 100) -
     seat's net gain, a column per ruleset."""
     heads = [*ROWS, *(f"{who(s)} net" for s in seats)]
     columns = [[v.target.label, *column(v, seats)] for v in verdicts]
-    label = max(len(h) for h in heads)
-    sizes = [min(CELL, max(len(c) for c in col)) for col in columns]
+    label = max(text_width(h) for h in heads)
+    sizes = [min(CELL, max(text_width(printable(c)) for c in col)) for col in columns]
     lines: list[str] = []
     start = 0
     while start < len(columns):
@@ -79,18 +82,13 @@ def table(verdicts: Sequence[Verdict], seats: Sequence[int], width: int = 100) -
             end += 1
         if lines:
             lines.append("")
-        for row, head in enumerate(["", *heads]):
-            cells = [_cut(columns[c][row], sizes[c]).ljust(sizes[c]) for c in range(start, end)]
-            lines.append((head.ljust(label) + "  " + "  ".join(cells)).rstrip())
-            if row == 0:
-                lines.append("-" * label + "  " + "  ".join("-" * sizes[c]
-                                                            for c in range(start, end)))
+        block = columns[start:end]
+        lines += output_table(["", *(col[0] for col in block)],
+                              [[head, *(col[row] for col in block)]
+                               for row, head in enumerate(heads, 1)],
+                              "<" * (len(block) + 1), rule=True, limit=CELL)
         start = end
     return lines
-
-
-def _cut(text: str, size: int) -> str:
-    return text if len(text) <= size else text[:size - 1] + "…"
 
 
 def details(spec: Spec, verdict: Verdict, width: int = 100) -> list[str]:

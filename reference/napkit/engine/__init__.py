@@ -10,9 +10,16 @@ readers, the record formats, the front ends) but :mod:`napkit.errors`.
   ruleset for a table, the maker of hands.
 - :mod:`~napkit.engine.state`: one hand at one moment, data only.
 - :mod:`~napkit.engine.hand`: the conductor, which owns the order of the phases and sends
-  each action to its phase: :mod:`~napkit.engine.deal`, :mod:`~napkit.engine.purchase`,
-  :mod:`~napkit.engine.auction`, :mod:`~napkit.engine.widow`, :mod:`~napkit.engine.trumps`,
-  :mod:`~napkit.engine.play`, :mod:`~napkit.engine.settlement`.
+  each action to its phase: :mod:`~napkit.engine.phases.deal`,
+  :mod:`~napkit.engine.phases.purchase`,
+  :mod:`~napkit.engine.phases.auction`, :mod:`~napkit.engine.phases.widow`,
+  :mod:`~napkit.engine.phases.trumps`,
+  :mod:`~napkit.engine.phases.play`, :mod:`~napkit.engine.phases.settlement`.
+- :mod:`~napkit.engine.acting`: the rules of acting that hold in every phase (NAP-1.3): whose
+  turn, cards held, nothing after the end, which rule a refusal names.
+- :mod:`~napkit.engine.phases`: the phases of a hand, one module each.
 - :mod:`~napkit.engine.match`: hands in sequence; :mod:`~napkit.engine.observation`: what one
-  player sees; :mod:`~napkit.engine.players`: computer players.
+  player sees.
+
+The engine's players, which choose moves, are not the rules: they are :mod:`napkit.players`.
 """

@@ -12,6 +12,7 @@ The text notation is rank then suit letter: ``AS``, ``KH``, ``10D`` (also read a
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from typing import TypeVar
 
@@ -75,8 +76,23 @@ def card_words(card: Card) -> str:
     return f"the {RANK_WORDS[card % 13]} of {SUIT_NAMES[card // 13]}"
 
 
+#: The ten's other spelling, ``T`` (``TH``): programs and notations that give every rank one
+#: character write it so, and a report or a record written by another program may. It is read
+#: (by :func:`parse_card` and by :data:`CARD_TEXT`) and never written: napkit writes ``10H``.
+TEN_ALIAS = "T"
+
 _PARSE = {RANK_NAMES[r] + SUIT_LETTERS[s]: s * 13 + r for s in SUITS for r in range(13)}
-_PARSE.update({"T" + SUIT_LETTERS[s]: s * 13 + 8 for s in SUITS})
+_PARSE.update({TEN_ALIAS + SUIT_LETTERS[s]: s * 13 + RANK_NAMES.index("10") for s in SUITS})
+
+#: The ranks as a regular expression: every rank name, and the ten's alias (the longest first,
+#: so that ``10`` is not read as a ``1``).
+RANK_TEXT = "|".join(re.escape(r) for r in sorted((*RANK_NAMES, TEN_ALIAS), key=len,
+                                                   reverse=True))
+#: A card in the notation as a regular expression, upper case: the rank (group 1) then the suit
+#: letter (group 2). It matches exactly the upper-case spellings :func:`parse_card` reads, so
+#: that a reader of text (the report pages, which draw the cards they find in a report) and the
+#: engine agree on what is a card.
+CARD_TEXT = f"({RANK_TEXT})([{SUIT_LETTERS}])"
 
 
 def parse_card(text: str) -> Card:
@@ -137,6 +153,8 @@ def by_suit_mask(items: Sequence[_T]) -> tuple[tuple[_T, ...], ...]:
 def cards_of(mask: int) -> tuple[Card, ...]:
     """The cards of a mask, in card order (spades low to high, then hearts, ...)."""
     t = _SUIT_CARDS or _suit_cards()
+    # 0x1FFF is SUIT_MASK written out: a literal costs nothing, a global's lookup four times a
+    # call does (every legal list and every view asks).
     return (
         t[0][mask & 0x1FFF]
         + t[1][mask >> 13 & 0x1FFF]

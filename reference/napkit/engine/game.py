@@ -20,9 +20,10 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Protocol
 
-from napkit.engine import auction, deal, hand, play, purchase
+from napkit.engine import hand
 from napkit.engine.cards import clear_pack_sets, pack_mask
 from napkit.engine.hand import HandState, new_hand
+from napkit.engine.phases import auction, deal, play, purchase
 from napkit.engine.rules import (
     BidRule,
     Rules,
@@ -83,7 +84,7 @@ class Game:
     options: Mapping[str, str] = field(default_factory=dict)
     rules: Rules = field(init=False, repr=False, compare=False)
     #: The ruleset's parameters as resolved for these options, which ``rules`` is compiled
-    #: from: kept for a reader of the parameters themselves (napkit.conform.breaches asks
+    #: from: kept for a reader of the parameters themselves (napkit.conform.suite.breaches asks
     #: which refusals can arise), so that it need not resolve them again. Read, never changed.
     params: Mapping[str, object] = field(init=False, repr=False, compare=False)
     bid_index: Mapping[str, int] = field(init=False, repr=False, compare=False)

@@ -5,9 +5,12 @@ purchases (or without an exchange) skips that phase, and trumps are named only w
 contract says so (elsewhere the phase only settles them). This module alone knows
 that order (:func:`phases`, read from the compiled rules) and which function of which phase
 module lists the legal actions and applies an action in each phase (:data:`LEGAL`,
-:data:`APPLY`). The phase modules (:mod:`~napkit.engine.deal`, :mod:`~napkit.engine.purchase`,
-:mod:`~napkit.engine.auction`, :mod:`~napkit.engine.widow`, :mod:`~napkit.engine.trumps`,
-:mod:`~napkit.engine.play`, :mod:`~napkit.engine.settlement`) import none of each other's
+:data:`APPLY`). The phase modules (:mod:`~napkit.engine.phases.deal`,
+:mod:`~napkit.engine.phases.purchase`,
+:mod:`~napkit.engine.phases.auction`, :mod:`~napkit.engine.phases.widow`,
+:mod:`~napkit.engine.phases.trumps`,
+:mod:`~napkit.engine.phases.play`, :mod:`~napkit.engine.phases.settlement`) import none of each
+other's
 starts: a phase's ``apply`` returns the state after the action, with the turn :data:`NOBODY`
 once the phase has nothing more to ask, and a phase's ``start`` does the same when the phase
 has nothing to ask of this hand (a contract without the exchange, trumps not named). The
@@ -25,9 +28,10 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from napkit.engine import acting, auction, deal, play, purchase, settlement, trumps, widow
+from napkit.engine import acting
 from napkit.engine.actions import Action, ChanceAction
 from napkit.engine.observation import PlayerView, player_view
+from napkit.engine.phases import auction, deal, play, purchase, settlement, trumps, widow
 from napkit.engine.rules import GameLike, Rules, check_table
 from napkit.engine.state import (
     AUCTION,
@@ -138,10 +142,13 @@ def new_hand(game: GameLike, dealer: int, seats: tuple[int, ...] | None, pool: i
     order, ring = seated
     if funds is not None and len(funds) != n:
         raise SetupError("NAP-10.1.2", f"funds must give {n} seats")
-    # HandState(...) by tuple.__new__, which skips the named tuple's Python-level __new__.
-    return tuple.__new__(HandState, (
-        game, DEAL, CHANCE, dealer, order, ring, (0,) * n, -1, (), (), 0, NO_AUCTION, -1, -1,
-        -1, -1, (), (), 0, pool, funds, (), stakes, (), 0, None))
+    # Built by name: once a hand, so a reader need not count 26 fields (only the play of a card
+    # and a call in the auction, at every action, build a state positionally).
+    return HandState(
+        game=game, phase=DEAL, turn=CHANCE, dealer=dealer, order=order, ring=ring,
+        hands=(0,) * n, widow=-1, stock=(), discards=(), seen=0, auction=NO_AUCTION,
+        declarer=-1, contract=-1, trumps=-1, leader=-1, trick=(), tricks=(), won=0, pool=pool,
+        funds=funds, ledger=(), stakes=stakes, log=(), pending=0, result=None)
 
 
 #: How many seatings _seating keeps for every game: emptied when full.

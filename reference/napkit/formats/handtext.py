@@ -55,9 +55,9 @@ from napkit.engine.actions import (
     TakeWidow,
 )
 from napkit.engine.cards import SUIT_NAMES, card_name, cards_of, parse_card
-from napkit.engine.deal import hand_pack
 from napkit.engine.game import Game
 from napkit.engine.hand import HandState, new_hand
+from napkit.engine.phases.deal import hand_pack
 from napkit.engine.state import (
     AUCTION,
     CHANCE,

@@ -15,9 +15,10 @@ from collections.abc import Iterator, Sequence
 from napkit.engine.game import Game
 from napkit.engine.hand import HandState
 from napkit.engine.match import MatchState, new_match
-from napkit.engine.players import make_player, play_out
 from napkit.formats.handtext import hand_text
 from napkit.formats.records import hand_record, hand_record_line, match_record
+from napkit.players.playout import play_out
+from napkit.players.policy import make_player
 
 __all__ = ["chance_rng", "play_table", "player_rng", "record_chunks", "record_table",
            "record_text", "table_hands"]
@@ -38,7 +39,7 @@ def play_table(game: Game, seed: int, *, opponents: str = "heuristic", hands: in
     """``hands`` hands (default one), each settled on its own, the first dealer found by
     chance (NAP-4.1.1) and the deal passing left; or, with ``match``, a match (NAP-10) of
     ``hands`` hands or to its end. Every seat is played by the engine's ``opponents`` players
-    (a style of :func:`napkit.engine.players.make_player`).
+    (a style of :func:`napkit.players.policy.make_player`).
 
     >>> from napkit import Game
     >>> from napkit.formats.recording import play_table

@@ -22,7 +22,7 @@ from napkit.engine.cards import CARD_NAMES
 from napkit.engine.game import Game
 from napkit.engine.hand import HandState
 from napkit.engine.match import MatchState, new_match
-from napkit.engine.settlement import net
+from napkit.engine.phases.settlement import net
 from napkit.engine.state import CHANCE, POOL, Payment
 from napkit.errors import RuleError, SetupError, json_path
 from napkit.formats.values import (

@@ -86,7 +86,7 @@ def cards_to_json(cards: Sequence[int]) -> list[str]:
 #: Each card's JSON text as UTF-8 bytes (its notation, as :func:`card_to_json` writes it, in
 #: quotes: ``b'"10H"'``) to the card that :func:`card_from_json` reads from it: for a reader
 #: that takes a pack written as napkit writes one without reading its JSON (see
-#: napkit.adapter); any other text of a card is not here.
+#: napkit.protocol.adapter); any other text of a card is not here.
 CARD_TEXTS: dict[bytes, int] = {b'"%b"' % name.encode(): parse_card(name) for name in CARD_NAMES}
 _TEXT_OF = {card: text for text, card in CARD_TEXTS.items()}.__getitem__  # its inverse
 

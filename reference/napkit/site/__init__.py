@@ -3,14 +3,16 @@
 ``docs/conf.py`` loads it (``extensions = [..., "napkit.site"]``). The law book, the rulesets,
 the comparison, the decisions register, the schemas, the conformance cases and the worked
 hands are not kept as text anywhere: each build reads them through napkit's own loaders
-(:mod:`napkit.site.data`) and lays them out (:mod:`napkit.site.pages`), so the site cannot say
-anything the spec, the engine and the suite do not.
+(:mod:`napkit.site.data`) and lays them out (:mod:`napkit.site.pages`, with the small node
+builders and links of :mod:`napkit.site.nodes`; the page of the sources' disagreements is
+:mod:`napkit.site.disagreements`), so the site cannot say anything the spec, the engine and the
+suite do not.
 
 The extension lives in the napkit package, not in ``docs/_ext``, so that it is installed,
 imported, type-checked and linted with the rest of napkit, and the tests can call it directly.
 It needs the ``docs`` extra (Sphinx, MyST, furo); nothing else in napkit imports it.
 
-Each ruleset's printable rules sheet (:mod:`napkit.spec.sheet`) is written into the built site
+Each ruleset's printable rules sheet (:mod:`napkit.handbook.sheet`) is written into the built site
 as ``sheets/RULESET.html`` when the build ends, and linked from the ruleset's page; so is the
 example of ``napkit report site`` (:mod:`napkit.site.reportexample`), as ``report-example/``.
 
@@ -29,11 +31,11 @@ from sphinx.application import Sphinx
 from sphinx.environment import BuildEnvironment
 from sphinx.util import logging
 
+from napkit.handbook.sheet import sheet_html
 from napkit.site import nodes, pages
 from napkit.site.data import SiteData
 from napkit.site.disagreements import DisagreementsDirective
 from napkit.site.reportexample import write_report_example
-from napkit.spec.sheet import sheet_html
 
 __all__ = ["setup"]
 
@@ -120,7 +122,7 @@ def copy_cases(app: Sphinx, exception: Exception | None) -> None:
 
 def write_sheets(app: Sphinx, exception: Exception | None) -> None:
     """Event ``build-finished``: each built-in ruleset's one-page rules sheet
-    (:func:`napkit.spec.sheet.sheet_html`), its ids linked to the law book and the register
+    (:func:`napkit.handbook.sheet.sheet_html`), its ids linked to the law book and the register
     one folder up."""
     if exception is not None or app.builder.format != "html":
         return

@@ -1,7 +1,8 @@
 """What the rules site shows, gathered from the spec, the suite and the engine (no Sphinx here).
 
 Everything is read through napkit's own loaders: the law book, rulesets and register through
-:func:`napkit.spec.catalog.load_spec`, the conformance cases through :func:`napkit.conform.suite
+:func:`napkit.spec.catalog.load_spec`, the conformance cases through
+:func:`napkit.conform.suite.cases
 .load_suite`, the schemas' examples checked with :func:`napkit.spec.schemas.schema_problems`, and
 the worked examples recorded as ``napkit record`` records them
 (:func:`napkit.formats.recording.record_table`, the command's own body) and replayed by
@@ -21,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from napkit import paths
-from napkit.conform.suite import Case, load_suite
+from napkit.conform.suite.cases import Case, load_suite
 from napkit.engine.cards import card_name
 from napkit.engine.game import Game
 from napkit.errors import RuleError, SpecError

@@ -17,7 +17,7 @@ from sphinx.util import logging
 from sphinx.util.docutils import SphinxDirective
 
 from napkit import paths
-from napkit.conform.suite import KINDS, Case, default_suite_dir
+from napkit.conform.suite.cases import KINDS, Case, default_suite_dir
 from napkit.engine.cards import parse_card
 from napkit.site import data
 from napkit.site.nodes import (

@@ -5,7 +5,7 @@ the reference first.
 It is made when the site is built (``build-finished``), as a reader would make it:
 ``napkit conform --ruleset classic --json`` for each program (the reference in the harness's
 process, js-classic under Node.js), then the site of the two reports
-(:func:`napkit.conform.reportsite.write_site`) into ``report-example/`` of the built site,
+(:func:`napkit.conform.report.site.write_site`) into ``report-example/`` of the built site,
 which ``docs/report-example.md`` links to. The two runs take a few seconds. Without Node.js the
 example has the reference alone, and the page says so.
 """
@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from napkit import paths
-from napkit.conform.reportsite import write_site
+from napkit.conform.report.site import write_site
 
 FOLDER = "report-example"  # under the built site
 JS_CLASSIC = Path("conformance") / "adapters" / "js-classic" / "adapter.js"

@@ -1,6 +1,20 @@
 """The spec readers and views: the law book, the rulesets, the decisions register, the source
 index and the JSON Schemas, read from ``spec/``, checked, compared and shown.
 
+- :mod:`~napkit.spec.catalog`: the whole spec folder, loaded and linked;
+- :mod:`~napkit.spec.loading`: a TOML or JSON file read and validated against its schema;
+- :mod:`~napkit.spec.schemas`: the JSON Schemas in one registry, the one fast check and the
+  explanation of a refusal;
+- :mod:`~napkit.spec.lawbook`, :mod:`~napkit.spec.rulesets`, :mod:`~napkit.spec.decisions`,
+  :mod:`~napkit.spec.sources`: the law book, the rulesets (inheritance, options, parameters),
+  the decisions register, the source index and citations;
+- :mod:`~napkit.spec.house`: house rulesets, a table's own game;
+- :mod:`~napkit.spec.checks`: the checks beyond the schemas;
+- :mod:`~napkit.spec.compare`: where two rulesets differ, rule by rule;
+- :mod:`~napkit.spec.views`, :mod:`~napkit.spec.render`: the rules and values laid out for
+  reading (``napkit rules``, the rules site);
+- :mod:`~napkit.spec.coverage`: which rules a piece of play exercises.
+
 :func:`load_spec` and :class:`Spec` (the whole spec folder, loaded and linked) are here, as they
 were in napkit 0.1's ``napkit.spec``; each part has its module.
 """

@@ -32,7 +32,9 @@ from typing import Any, TypeVar
 # spec tooling (loading, checks, compare, render, the front ends) handles rule ids as data.
 ENGINE = Path(__file__).resolve().parent.parent / "engine"
 RULE_ID = re.compile(r"\bNAP-\d+\.\d+\.\d+\b")
-ENGINE_MODULES = tuple(sorted(p.stem for p in ENGINE.glob("*.py") if p.stem != "__init__"))
+# Its modules by their names under it, those of its sub-packages dotted ("phases.play").
+ENGINE_MODULES = tuple(sorted(".".join(p.relative_to(ENGINE).with_suffix("").parts)
+                              for p in ENGINE.rglob("*.py") if p.stem != "__init__"))
 
 T = TypeVar("T")
 
@@ -66,7 +68,8 @@ def places() -> tuple[Place, ...]:
     """Every citing function or class of the engine, module by module, in source order."""
     found: list[Place] = []
     for module in ENGINE_MODULES:
-        tree = ast.parse((ENGINE / f"{module}.py").read_text(encoding="utf-8"))
+        tree = ast.parse(ENGINE.joinpath(*module.split(".")).with_suffix(".py")
+                         .read_text(encoding="utf-8"))
         found.extend(_citing(tree, module))
     return tuple(found)
 

@@ -32,8 +32,8 @@ from pathlib import Path
 
 from napkit.engine.game import Game, compile_rules
 from napkit.engine.match import new_match
-from napkit.engine.players import play_out
 from napkit.errors import RuleError, SpecError, SpecProblemsError, json_path
+from napkit.players.playout import play_out
 from napkit.spec.catalog import Spec, default_spec, load_ruleset_file
 from napkit.spec.checks import check_ruleset, param_paths, reads
 from napkit.spec.loading import JSON, JSONObject, read_document, schema_errors

@@ -7,7 +7,6 @@ Every failure, from a missing file to a schema violation deep in a ruleset, beco
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 from typing import TypeAlias
@@ -17,6 +16,7 @@ from jsonschema.exceptions import ValidationError, best_match
 
 from napkit.errors import SpecError, SpecProblemsError, json_path
 from napkit.reading import ReadError, loads, loads_toml, not_utf8
+from napkit.spec.schemas import file_fast_validator
 
 JSON: TypeAlias = "bool | int | float | str | list[JSON] | dict[str, JSON] | None"
 JSONObject: TypeAlias = dict[str, JSON]
@@ -85,29 +85,14 @@ def validator(schema_file: Path) -> Draft202012Validator:
     return Draft202012Validator(schema)
 
 
-@cache
-def _fast_check(schema_file: Path) -> Callable[[object], bool] | None:
-    """jsonschema-rs's yes/no check of one schema file (compiled once), or None where it is not
-    installed or cannot compile the schema. A spec check validates 22 files: jsonschema alone
-    takes about a third of a second to say they are all valid, jsonschema-rs a few ms
-    (benchmarks/README.md); jsonschema still explains every document it refuses."""
-    try:
-        import jsonschema_rs
-    except ImportError:
-        return None
-    try:
-        schema = read_document(schema_file, schema_file.name)
-        is_valid: Callable[[object], bool] = jsonschema_rs.Draft202012Validator(schema).is_valid
-    except Exception:  # a schema it cannot compile: jsonschema alone, which reports it
-        return None
-    return is_valid
-
-
 def schema_errors(document: JSONObject, schema_file: Path, shown: str) -> list[SpecError]:
     """Every schema violation in ``document``, each as a precise one-line error."""
-    fast = _fast_check(schema_file)
-    if fast is not None and fast(document):
-        return []
+    fast = file_fast_validator(schema_file)  # jsonschema-rs's yes/no, where installed
+    try:
+        if fast is not None and fast(document):
+            return []
+    except ValueError:  # a value no JSON reader gives (a TOML date): jsonschema judges it
+        pass
     errors = []
     for error in validator(schema_file).iter_errors(document):
         # A oneOf/anyOf failure is reported as the sub-error that says most precisely what is

@@ -1,13 +1,28 @@
 """The JSON Schemas of spec/schemas, loaded once into one registry so that they can refer to
-each other by ``$id``, and a validator per schema that reports errors by JSON path.
+each other by ``$id``; napkit's one place for checking a document against them, fast, and for
+saying where and why a document breaks one, by JSON path.
 
 Two libraries check a document. jsonschema-rs (Rust) says only whether it is valid, 700 to 1,100
 times as fast as jsonschema on a recorded hand (about 18 us against 15 to 21 ms: see
 ``benchmarks/validate_throughput.py`` and ``benchmarks/README.md``); jsonschema says where and
 why it is not, and its messages and JSON paths are the ones napkit prints. So a document that
 jsonschema-rs accepts takes that check only, and one that it rejects (or cannot take) is
-checked again by jsonschema, whose errors are the answer. Where jsonschema-rs is not installed
-(no wheel for the platform) jsonschema checks every document, as before.
+checked again by jsonschema, whose verdict (:func:`is_valid`) or errors
+(:func:`schema_problems`) are the answer. Where jsonschema-rs is not installed (no wheel for the
+platform) jsonschema checks every document, as before.
+
+A schema is named as ``hand-record`` (``spec/schemas/hand-record.schema.json``), or one of its
+definitions as ``adapter#/$defs/request``; ``hand-record.schema.json`` and
+``adapter.schema.json#/$defs/request`` name the same. Each is compiled once, by each library,
+when first asked for. A schema file of another spec folder (one being loaded, or a copy under
+test) is checked by :func:`file_fast_validator`, compiled once per file.
+
+- :func:`is_valid`: whether a document is valid (the hot path: every case of the suite, every
+  answer of a program under test);
+- :func:`action_valid`: the same for an action, each distinct action checked once;
+- :func:`schema_problems`: each way a document breaks a schema, as (JSON path, message);
+- :func:`fast_validator`: jsonschema-rs's yes/no check itself, None where it is not installed;
+  :func:`validator`: jsonschema's.
 
 The fast check is trusted only to say yes. Where the two differ the other way (jsonschema-rs
 reads ``$`` in a pattern as ECMA-262 does, so ``"AS\\n"`` is no card to it, while Python's
@@ -30,42 +45,70 @@ from referencing import Registry, Resource
 
 from napkit import paths
 from napkit.errors import json_path
+from napkit.reading import loads
 
 RECORD_SCHEMAS = ("card", "action", "result", "hand-record", "match-record", "state", "view",
                   "adapter", "case")
+BASE = "https://napkit.dev/schemas/"
+
+Check = Callable[[Any], bool]
+
+
+def _canonical(name: str) -> str:
+    """``adapter#/$defs/request`` for ``adapter.schema.json#/$defs/request`` or itself."""
+    base, hash_, fragment = name.partition("#")
+    return base.removesuffix(".schema.json") + hash_ + fragment
+
+
+def _documents() -> list[dict[str, Any]]:
+    return [json.loads(path.read_text(encoding="utf-8"))
+            for path in sorted(Path(paths.spec_dir(), "schemas").glob("*.schema.json"))]
 
 
 @lru_cache(maxsize=1)
 def registry() -> Registry:
-    """Every schema in the spec folder, by its ``$id``."""
-    resources = []
-    for path in sorted(Path(paths.spec_dir(), "schemas").glob("*.schema.json")):
-        document = json.loads(path.read_text(encoding="utf-8"))
-        resources.append((document["$id"], Resource.from_contents(document)))
-    return Registry().with_resources(resources)
+    """Every schema in the spec folder, by its ``$id`` (for jsonschema)."""
+    return Registry().with_resources(
+        (document["$id"], Resource.from_contents(document)) for document in _documents())
 
 
 @cache
 def validator(name: str) -> Draft202012Validator:
-    """The validator of ``spec/schemas/NAME.schema.json``."""
+    """jsonschema's validator of schema ``name`` (``hand-record``) or of one of its definitions
+    (``adapter#/$defs/request``): the one that explains."""
+    canonical = _canonical(name)
+    if canonical != name:
+        return validator(canonical)
+    base, _, fragment = name.partition("#")
+    if fragment:
+        return Draft202012Validator({"$ref": f"{BASE}{base}.schema.json#{fragment}"},
+                                    registry=registry())
     path = Path(paths.spec_dir(), "schemas", f"{name}.schema.json")
     schema = json.loads(path.read_text(encoding="utf-8"))
     return Draft202012Validator(schema, registry=registry())
 
 
 @cache
-def fast_validator(name: str) -> Callable[[Any], bool] | None:
-    """The yes/no check by jsonschema-rs of schema ``name`` (``hand-record``), or of one of its
-    definitions (``adapter#/$defs/request``); None if jsonschema-rs is not installed."""
+def fast_validator(name: str) -> Check | None:
+    """jsonschema-rs's yes/no check of schema ``name`` (``hand-record``), or of one of its
+    definitions (``adapter#/$defs/request``); None if jsonschema-rs is not installed. It raises
+    ValueError on a value no JSON reader gives (a set)."""
     try:
-        import jsonschema_rs
+        import jsonschema_rs  # noqa: F401 (whether it is installed)
     except ImportError:  # no wheel for this platform: jsonschema alone
         return None
+    return _compiled(_canonical(name))
+
+
+@cache
+def _compiled(name: str) -> Check:
+    import jsonschema_rs
+
     base, _, fragment = name.partition("#")
     uri = f"{BASE}{base}.schema.json" + (f"#{fragment}" if fragment else "")
-    is_valid: Callable[[Any], bool] = jsonschema_rs.Draft202012Validator(
+    check: Check = jsonschema_rs.Draft202012Validator(
         {"$ref": uri}, registry=_rs_registry()).is_valid
-    return is_valid
+    return check
 
 
 @lru_cache(maxsize=1)
@@ -73,25 +116,91 @@ def _rs_registry() -> Any:
     """Every schema of the spec folder, for jsonschema-rs (installed: see fast_validator)."""
     import jsonschema_rs
 
-    documents = [json.loads(path.read_text(encoding="utf-8"))
-                 for path in sorted(Path(paths.spec_dir(), "schemas").glob("*.schema.json"))]
-    return jsonschema_rs.Registry([(document["$id"], document) for document in documents])
+    return jsonschema_rs.Registry([(document["$id"], document) for document in _documents()])
 
 
-BASE = "https://napkit.dev/schemas/"
+@cache
+def file_fast_validator(schema_file: Path) -> Check | None:
+    """jsonschema-rs's yes/no check of the schema in ``schema_file``, on its own (no other
+    schema by ``$id``), compiled once; None where jsonschema-rs is not installed or cannot read
+    or compile the schema (jsonschema then checks, and says what is wrong with the schema).
+    Loading the spec folder checks 22 files: jsonschema alone takes about a third of a second
+    to say they are all valid, jsonschema-rs a few ms (benchmarks/README.md)."""
+    try:
+        import jsonschema_rs
+    except ImportError:
+        return None
+    try:
+        schema = loads(Path(schema_file).read_text(encoding="utf-8"))  # strictly, as the spec
+        check: Check = jsonschema_rs.Draft202012Validator(schema).is_valid
+    except Exception:  # a schema it cannot read or compile: jsonschema alone, which reports it
+        return None
+    return check
+
+
+def is_valid(name: str, document: object) -> bool:
+    """Whether schema ``name`` (or a definition: see the module's docstring) accepts
+    ``document``: jsonschema-rs's yes where it says yes, else jsonschema's verdict."""
+    check = fast_validator(name)
+    if check is not None:
+        try:
+            if check(document):
+                return True
+        except Exception:  # a value it cannot take (a tuple, a set): jsonschema judges it
+            pass
+    return validator(name).is_valid(document)
+
+
+_ACTIONS: dict[object, bool] = {}
+
+
+def _action_key(action: object) -> object:
+    """What an action is remembered by: for an object of plain values (all but a buy and a
+    chance action's pack) its items in the order written, and each value's type (1 and true
+    are not the same), which is quicker to make than its JSON (the same action written with
+    its keys in another order is remembered twice, each with the same verdict); else its
+    JSON with sorted keys."""
+    if type(action) is dict:
+        key = (tuple(action.items()), tuple(map(type, action.values())))
+        try:
+            hash(key)
+        except TypeError:  # a list in it
+            pass
+        else:
+            return key
+    return json.dumps(action, sort_keys=True, separators=(",", ":"))
+
+
+def action_valid(action: object) -> bool:
+    """Whether ``action`` is valid under action.schema.json: :func:`is_valid`, remembered for
+    each distinct action (a suite and a program's answers repeat the same few hundred, a play
+    of the ace of spades, a pass, over and over)."""
+    key = _action_key(action)
+    known = _ACTIONS.get(key)
+    if known is None:
+        known = is_valid("action", action)
+        if len(_ACTIONS) < 200_000:
+            _ACTIONS[key] = known
+    return known
 
 
 def schema_problems(name: str, document: object) -> list[tuple[str, str]]:
-    """Each way ``document`` (a JSON value, as ``json.loads`` gives) breaks schema ``name``:
-    (JSON path, message), deepest first. A valid document takes the fast check only."""
-    fast = fast_validator(name)
-    if fast is not None:
+    """Each way ``document`` (a JSON value, as ``json.loads`` gives) breaks schema ``name`` (or
+    a definition: see the module's docstring): (JSON path, message), deepest first. A valid
+    document takes the fast check only."""
+    check = fast_validator(name)
+    if check is not None:
         try:
-            if fast(document):
+            if check(document):
                 return []
         except Exception:  # a value it cannot take (a tuple, a set): jsonschema judges it
             pass
     return jsonschema_problems(name, document)
+
+
+#: napkit 0.2's name (``napkit.conform.fastschema.definition_problems``) of
+#: :func:`schema_problems` for a definition (``adapter.schema.json#/$defs/request``).
+definition_problems = schema_problems
 
 
 def jsonschema_problems(name: str, document: object) -> list[tuple[str, str]]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import textwrap
 from collections.abc import Iterable, Mapping
 
+from napkit.output.tables import table as output_table
 from napkit.spec.catalog import Spec
 from napkit.spec.compare import Difference
 from napkit.spec.decisions import Decision
@@ -30,19 +31,11 @@ def wrap(text: str, indent: str = "", width: int = WIDTH) -> list[str]:
 
 
 def table(rows: list[list[str]], width: int = WIDTH) -> list[str]:
-    """Columns padded to their widest cell; the last column wraps within ``width``."""
+    """Columns padded to their widest cell (the first row the headings); the last column wraps
+    within ``width``."""
     if not rows:
         return []
-    widths = [max(len(row[c]) for row in rows) for c in range(len(rows[0]) - 1)]
-    start = sum(w + 2 for w in widths)
-    room = max(20, width - start)
-    lines = []
-    for row in rows:
-        head = "  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=False))
-        last = textwrap.wrap(row[-1], room, break_on_hyphens=False) or [""]
-        lines.append(f"{head}  {last[0]}".rstrip())
-        lines += [" " * start + more for more in last[1:]]
-    return lines
+    return output_table(rows[0], rows[1:], "<" * len(rows[0]), wrap=width)
 
 
 def cite_list(spec: Spec, source_file: str, citations: Iterable[Citation],

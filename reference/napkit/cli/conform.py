@@ -1,0 +1,602 @@
+"""``napkit conform [OPTIONS] [-- COMMAND...]``: run the conformance suite against a program.
+
+Without a command (or with ``--reference``), the program is napkit's own reference adapter,
+``python -m napkit.protocol.adapter``; ``--in-process`` runs the reference in this process instead,
+without the protocol's process and pipes. Exit status: 0 when every case that ran passed (or
+failed as the expected-failures file says), 1 otherwise (a failure, an unexpected pass, a bad
+case file, an empty suite or selection, a program that cannot be started or that timed out on
+--max-timeouts cases in a row, a report that cannot be written), 2 for a usage error (among them
+a report onto an input or onto another report), 130 when interrupted.
+
+The reports are written by napkit's one policy for outputs (napkit.output.files), each made
+before the run so that a place that cannot be written is refused before any case runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import os
+import random
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TextIO
+
+from napkit.cli.common import Commands, seconds_value, seed_value
+from napkit.conform.report.html import write_reports  # report.write_reports, and --html
+from napkit.conform.report.text import Progress, Run, Selection, summary_lines
+from napkit.conform.run.control import (
+    Order,
+    in_suite_order,
+    list_lines,
+    run_order,
+    xfail_document,
+    xfail_text,
+)
+from napkit.conform.run.parallel import Pool, can_fork, parse_jobs, parse_shard, shard
+from napkit.conform.run.runner import (
+    CaseResult,
+    run_suite,
+    run_suite_in_processes,
+    timeouts_in_a_row,
+)
+from napkit.conform.suite.cases import (
+    KINDS,
+    Case,
+    Filters,
+    add_rulesets,
+    case_files,
+    default_suite_dir,
+    load_case,
+    load_suite,
+    select,
+)
+from napkit.conform.suite.versions import current_rule, report_versions
+from napkit.conform.suite.xfail import Expected, XfailError, load_xfail
+from napkit.errors import UsageError
+from napkit.output.files import OutputFile, refuse_clashes
+from napkit.protocol.process import (
+    Channel,
+    ProtocolError,
+    Session,
+    in_process_opener,
+    process_opener,
+)
+
+EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+
+EPILOG = """\
+examples:
+  napkit conform                                  the whole suite against the reference
+  napkit conform --ruleset pagat --kind illegal -- node my-nap.js
+  napkit conform --rule NAP-8 --junit report.xml -- ./my-nap --adapter
+  napkit conform --xfail known.json -- python my_nap.py
+  napkit conform -v --html report.html -- python my_nap.py   every failure drawn; a page too
+  napkit conform --in-process --case 'pagat/legal/*' -q --json - | python3 -m json.tool
+  napkit conform -j 2 --ruleset classic -- node my-nap.js
+  napkit conform -j auto --shard 2/4 --json shard-2.json -- ./my-nap
+  napkit report merge shard-1.json shard-2.json shard-3.json shard-4.json -o all.json
+  napkit conform --write-xfail known.json -- ./my-nap     then: --xfail known.json
+  napkit conform --ruleset classic --exclude-tag handworked --exclude-rule NAP-10 --list -q
+  napkit conform --shuffle --seed 7 --repeat 3 --ruleset classic -- ./my-nap
+
+The program speaks napkit-adapter/1 (spec/conformance.md) on its standard input and output.
+
+-j N runs N processes of the program at once (0 or 'auto': one per core), the cases shared
+among them; the report is the one -j 1 writes, in the same order (only timings differ): the
+results are taken in the cases' order, so -x stops at the same first failure and
+--max-timeouts counts the same cases in a row (cases already under way past that point are
+dropped). A program that breaks the protocol is restarted in its own worker only.
+--shard K/N runs every N-th selected case from the K-th (a CI matrix of N machines runs each
+case once); 'napkit report merge' joins the N JSON reports into the whole run's.
+An expected-failures file is {"format": "napkit-xfail/1", "cases": {ID: REASON},
+"rules": {RULE: REASON}}. --write-xfail FILE writes one from the run: every failure expected
+(with its first line as the reason, or the reason its entry already had), entries of cases that
+now pass deleted, entries of cases not run kept; an existing FILE is read as --xfail when none
+is given, and the exit status is the run's judged by the file written.
+
+--shuffle runs the cases in an order drawn from --seed N (drawn and printed if not given), and
+--repeat N runs the selection N times, each pass in its own order: state a program keeps from
+case to case then shows. The reports still list the cases in the suite's order, each with its
+place in the run, so that runs of different orders compare line by line.
+Ctrl-C prints the summary of what ran and writes every report asked for, marked interrupted
+(the cases not run counted), then exits 130; a second Ctrl-C abandons the reports.
+Every report names the versions of the suite, the law book, napkit and the program.
+
+A report FILE is replaced whole once the run is over (a temporary file beside it, renamed
+over it; a symbolic link's file is replaced and the link kept); '-' is standard output (the
+summary then goes to standard error), and a FIFO or a device is written to directly. A report
+onto the --xfail file, into the suite folder or onto another report is refused, and so is a
+place that cannot be written, before any case runs.
+"""
+
+
+def register(commands: Commands) -> None:
+    """``napkit conform``."""
+    conform = commands.add_parser(
+        "conform", help="run the conformance suite against a program (the reference by default)",
+        usage="napkit conform [OPTIONS] [-- COMMAND [ARG...]]",
+        description="Run the conformance suite against a Nap program that speaks the adapter "
+                    "protocol, or against napkit's reference engine.",
+        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    conform.add_argument("command", nargs="*", metavar="COMMAND",
+                         help="the program to check and its arguments, after --")
+    which = conform.add_mutually_exclusive_group()
+    which.add_argument("--reference", action="store_true",
+                       help="check napkit's reference adapter (the default without COMMAND)")
+    which.add_argument("--in-process", action="store_true",
+                       help="check the reference engine in this process, without the protocol")
+    conform.add_argument("--suite", metavar="DIR", type=Path,
+                         help="the folder of cases (default: conformance/cases)")
+    for flag, dest, meta, text in [
+            ("--ruleset", "rulesets", "ID", "only cases of this ruleset"),
+            ("--rule", "rules", "RULE", "only cases exercising this rule (NAP-8.1.1) or a "
+                                        "chapter or section of them (NAP-8, NAP-8.1)"),
+            ("--tag", "tags", "TAG", "only cases with this tag"),
+            ("--kind", "kinds", "KIND", f"only cases of this kind ({', '.join(KINDS)})"),
+            ("--case", "cases", "GLOB|FILE", "only cases whose id matches (pagat/legal/*); "
+                                             "or a case file to run on its own (a reproducer "
+                                             "of napkit fuzz)"),
+            ("--exclude-rule", "exclude_rules", "RULE", "leave out cases exercising this rule "
+                                                        "or a chapter or section of them"),
+            ("--exclude-tag", "exclude_tags", "TAG", "leave out cases with this tag"),
+            ("--exclude-case", "exclude_cases", "GLOB", "leave out cases whose id matches")]:
+        conform.add_argument(flag, dest=dest, action="append", default=[], metavar=meta,
+                             help=text + "; repeatable")
+    conform.add_argument("--ruleset-file", dest="ruleset_files", action="append", default=[],
+                         type=Path, metavar="FILE",
+                         help="a house ruleset (spec/README.md) whose cases may be run: a "
+                              "reproducer napkit fuzz wrote for a house game; repeatable")
+    conform.add_argument("--timeout", type=seconds_value, default=10.0, metavar="SECONDS",
+                         help="time limit for each answer (default 10)")
+    conform.add_argument("--start-timeout", type=seconds_value, default=30.0, metavar="SECONDS",
+                         help="time limit for the program to start and answer hello "
+                              "(default 30, or --timeout if longer)")
+    conform.add_argument("-j", "--jobs", type=parse_jobs, default=1, metavar="N",
+                         help="run N processes of the program at once, the cases shared "
+                              "among them (0 or 'auto': one per core; default 1); the report "
+                              "is the same as with 1")
+    conform.add_argument("--shard", type=parse_shard, metavar="K/N",
+                         help="run only the K-th of N slices of the selected cases (every "
+                              "N-th from the K-th), for a CI matrix; 'napkit report merge' "
+                              "joins the slices' JSON reports")
+    conform.add_argument("-x", "--exitfirst", action="store_true",
+                         help="stop at the first failure")
+    conform.add_argument("--max-timeouts", type=_count, default=3, metavar="N",
+                         help="stop after N cases in a row that the program timed out on "
+                              "(default 3; 0: never stop)")
+    conform.add_argument("--xfail", metavar="FILE", type=Path,
+                         help="the expected-failures file (napkit-xfail/1)")
+    conform.add_argument("--write-xfail", metavar="FILE",
+                         help="write (or update) the expected-failures file from the run: its "
+                              "failures expected, each with its reason")
+    conform.add_argument("--list", action="store_true",
+                         help="list the cases the filters select (id, kind, ruleset; -q: ids), "
+                              "in the order they would run, without running them")
+    conform.add_argument("--shuffle", action="store_true",
+                         help="run the cases in a random order (--seed N to repeat it)")
+    conform.add_argument("--seed", type=seed_value, metavar="N",
+                         help="the seed of --shuffle's order")
+    conform.add_argument("--repeat", type=_positive, default=1, metavar="N",
+                         help="run the selected cases N times (default 1)")
+    conform.add_argument("--json", metavar="FILE", help="write a JSON report ('-': stdout)")
+    conform.add_argument("--junit", metavar="FILE",
+                         help="write a JUnit XML report ('-': stdout)")
+    conform.add_argument("--tap", metavar="FILE", help="write a TAP report ('-': stdout)")
+    conform.add_argument("--html", metavar="FILE", help="write the run as one self-contained "
+                         "web page (napkit.conform.report.html)")
+    conform.add_argument("-q", "--quiet", action="store_true",
+                         help="no progress and no tables: the failures and the totals only")
+    conform.add_argument("-v", "--verbose", action="store_true",
+                         help="draw every failure in full (the deal, the steps, expected and "
+                              "answered, the rule); by default the first 3")
+    conform.add_argument("--matrix", action="store_true",
+                         help="print the rule-by-ruleset and refusal-by-ruleset matrices of "
+                              "case counts instead of "
+                              "running (exit 1 if a cell is empty)")
+    conform.set_defaults(run=run_conform)
+
+
+def _count(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be 0 or more, not {text}")
+    return value
+
+
+def _positive(text: str) -> int:
+    value = _count(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be 1 or more, not {text}")
+    return value
+
+
+def _say(message: str) -> None:
+    print(f"napkit conform: {message}", file=sys.stderr)
+
+
+REPORT_FLAGS = (("json", "--json"), ("junit", "--junit"), ("tap", "--tap"), ("html", "--html"))
+
+
+def run_conform(args: argparse.Namespace) -> int:
+    """The command: check the outputs, load, choose, run, report. Ctrl-C at any moment is one
+    line, and leaves every report file as it was."""
+    try:
+        with contextlib.ExitStack() as outputs:  # abandoned, unless committed, on the way out
+            return _conform(args, outputs)
+    except KeyboardInterrupt:
+        _say("interrupted")
+        return 130
+
+
+def _conform(args: argparse.Namespace, outputs: contextlib.ExitStack) -> int:
+    if args.kinds and (bad := sorted(set(args.kinds) - set(KINDS))):
+        _say(f"no kind {bad[0]!r} (one of {', '.join(KINDS)})")
+        return EXIT_USAGE
+    if args.command and (args.reference or args.in_process):
+        _say("give a COMMAND or --reference/--in-process, not both")
+        return EXIT_USAGE
+    root: Path = args.suite or default_suite_dir()
+    reports = [(kind, flag, path) for kind, flag in REPORT_FLAGS
+               if (path := getattr(args, kind)) is not None]
+    written = [] if args.write_xfail is None else [("xfail", "--write-xfail", args.write_xfail)]
+    same = (args.xfail is not None and args.write_xfail is not None
+            and os.path.realpath(args.xfail) == os.path.realpath(args.write_xfail))
+    try:  # before anything is read: a report would replace what the run reads
+        _refuse_misuse(args, bool(reports))
+        _refuse_clashes(reports + written, None if same else args.xfail, root, args.command)
+    except UsageError as exc:
+        _say(str(exc))
+        return EXIT_USAGE
+    opened = [] if args.matrix or args.list else _open_reports(reports, outputs)
+    if opened is None:
+        return EXIT_FAILED
+    xfail_out = None
+    if args.write_xfail is not None and not (args.matrix or args.list):
+        try:  # made now: a place that cannot be written runs nothing
+            xfail_out = outputs.enter_context(OutputFile(args.write_xfail))
+        except OSError as exc:
+            _say(f"cannot write the expected-failures file {args.write_xfail}: "
+                 f"{exc.strerror or exc} (no case was run)")
+            return EXIT_FAILED
+    if not root.is_dir():
+        _say(f"the suite is empty: there is no folder {root}")
+        return EXIT_FAILED
+    if args.ruleset_files:
+        from napkit.spec.house import load_ruleset_path
+
+        add_rulesets(load_ruleset_path(path) for path in args.ruleset_files)  # SpecError: said
+    # A --case that names a case file (a reproducer napkit fuzz wrote) runs that file; the
+    # others are globs on the ids of the suite's cases.
+    files = [Path(c) for c in args.cases if c.endswith(".json") and Path(c).is_file()]
+    globs = tuple(c for c in args.cases if not (c.endswith(".json") and Path(c).is_file()))
+    if files and not globs:
+        return _conform_files(args, files, opened, root, xfail_out)
+    filters = Filters(tuple(args.rulesets), tuple(map(current_rule, args.rules)),
+                      tuple(args.tags), tuple(args.kinds), globs,
+                      tuple(map(current_rule, args.exclude_rules)), tuple(args.exclude_tags),
+                      tuple(args.exclude_cases))
+    ids = set(case_files(root))
+    # Only the files the filters may choose are read and checked (the whole suite for the
+    # matrix): rerunning one case starts at once.
+    cases, problems = load_suite(root, None if args.matrix else filters)
+    for problem in problems:
+        _say(f"bad case file: {problem}")
+    if not ids:
+        _say(f"the suite is empty: no case under {root}")
+        return EXIT_FAILED
+    if args.matrix:
+        return _matrix(cases) if cases else EXIT_FAILED
+    chosen = select(cases, filters)
+    if not chosen:
+        if not problems:
+            _say(f"no case matches the filters ({len(ids)} cases in the suite)")
+        return EXIT_FAILED
+    if args.list:
+        return _list(args, chosen)
+    try:
+        expected = _expected(args)
+    except XfailError as exc:
+        _say(str(exc))
+        return EXIT_FAILED
+    notes = [f"the expected-failures file lists {case_id}, which is not in the suite"
+             for case_id in expected.unknown_cases(ids)]
+    # A report on standard output has it to itself: what is said for people goes to stderr.
+    human = sys.stderr if any(out.stdout for _, out in opened) else sys.stdout
+    run = _run(args, chosen, expected, str(root), notes, human, filters)
+    if run is None:
+        return EXIT_FAILED
+    return _finish(args, run, opened, human, not problems, expected, xfail_out)
+
+
+def _refuse_misuse(args: argparse.Namespace, reports: bool) -> None:
+    """UsageError for options that do not go together."""
+    if args.seed is not None and not args.shuffle:
+        raise UsageError("--seed N is the seed of --shuffle: give --shuffle too")
+    if args.list and (reports or args.write_xfail):
+        raise UsageError("--list runs no case: it writes no report and no expected-failures "
+                         "file")
+    if args.repeat > 1 and args.shard is not None:
+        raise UsageError("--repeat runs each case several times, and 'napkit report merge' "
+                         "joins shards that ran each case once: run --repeat without --shard")
+
+
+def _expected(args: argparse.Namespace) -> Expected:
+    """The expected failures: --xfail's file; else a --write-xfail file that is there (it is
+    updated); else none. XfailError if the file is not one."""
+    read = args.xfail if args.xfail is not None or args.write_xfail is None else (
+        Path(args.write_xfail) if os.path.isfile(args.write_xfail) else None)
+    return Expected() if read is None else load_xfail(read)
+
+
+def _finish(args: argparse.Namespace, run: Run, opened: list[tuple[str, OutputFile]],
+            human: TextIO, good: bool, expected: Expected | None = None,
+            xfail_out: OutputFile | None = None) -> int:
+    """The summary, the reports and the expected-failures file written; the exit status (130
+    for a run stopped by Ctrl-C, which still reports what ran)."""
+    for line in summary_lines(run, tables=not args.quiet, verbose=args.verbose):
+        print(line, file=human)
+    human.flush()  # before a report on stdout
+    unwritten = write_reports(run, opened)
+    ok = run.ok
+    if xfail_out is not None and expected is not None:
+        ok = _write_xfail(run, expected, xfail_out, human)
+    for line in unwritten:
+        _say(line)
+    if run.interrupted:
+        _say(f"interrupted: {run.selected - len(run.results)} of {run.selected} cases not run"
+             + (", the reports written with what ran" if opened and not unwritten else ""))
+        return 130
+    return EXIT_OK if ok and good and not unwritten else EXIT_FAILED
+
+
+def _list(args: argparse.Namespace, chosen: list[Case]) -> int:
+    """``--list``: the cases that would run, in the order they would run, one a line."""
+    if args.shard is not None:
+        chosen = shard(chosen, *args.shard)
+    order = _order(args)
+    for line in list_lines([chosen[i] for i, _ in run_order(len(chosen), order)], args.quiet):
+        print(line)
+    return EXIT_OK if chosen else EXIT_FAILED
+
+
+def _order(args: argparse.Namespace) -> Order:
+    """The run's order; --shuffle without --seed draws one (said, so that it can be
+    repeated)."""
+    seed = args.seed
+    if args.shuffle and seed is None:
+        seed = random.SystemRandom().randrange(2 ** 32)
+        args.seed = seed
+    return Order(args.shuffle, seed, args.repeat)
+
+
+def _write_xfail(run: Run, expected: Expected, out: OutputFile, human: TextIO) -> bool:
+    """--write-xfail: the file that expects the run's failures; whether it was written."""
+    document, changes = xfail_document(run.results, expected)
+    try:
+        out.commit(xfail_text(document))
+    except OSError as exc:
+        _say(f"cannot write the expected-failures file {out.path}: {exc.strerror or exc}")
+        return False
+    print(f"wrote {out.path}: {len(document['cases'])} cases and {len(document['rules'])} "
+          f"rules expected to fail ({changes['added']} added, {changes['deleted']} deleted as "
+          "they now pass); rerun with --xfail " + out.path, file=human)
+    return True
+
+
+def _conform_files(args: argparse.Namespace, files: list[Path],
+                   opened: list[tuple[str, OutputFile]], root: Path,
+                   xfail_out: OutputFile | None = None) -> int:
+    """``--case FILE``: run case files given on their own (each checked as a suite's case is,
+    but for its id, which need not be its path)."""
+    cases: list[Case] = []
+    bad = False
+    for path in files:
+        case, problems = load_case(path, None)
+        for problem in problems:
+            _say(f"bad case file: {problem}")
+            bad = True
+        if case is not None:
+            cases.append(case)
+    if not cases:
+        return EXIT_FAILED
+    if args.list:
+        return _list(args, cases)
+    human = sys.stderr if any(out.stdout for _, out in opened) else sys.stdout
+    try:
+        expected = _expected(args)
+    except XfailError as exc:
+        _say(str(exc))
+        return EXIT_FAILED
+    run = _run(args, cases, expected, str(root), [], human)
+    if run is None:
+        return EXIT_FAILED
+    return _finish(args, run, opened, human, not bad, expected, xfail_out)
+
+
+def _refuse_clashes(reports: list[tuple[str, str, str]], xfail: Path | None, root: Path,
+                    command: list[str]) -> None:
+    """UsageError for a report onto the expected-failures file, onto a file the program's
+    command line names (its script, say), onto another report, or into the suite folder as a
+    .json file (the next run would read it as a case, or it would replace one)."""
+    inputs = [] if xfail is None else [("the expected-failures file", str(xfail))]
+    inputs += [("the program's file", word) for word in command if os.path.isfile(word)]
+    refuse_clashes([(flag, path) for _, flag, path in reports], inputs)
+    suite = os.path.realpath(root)
+    for _, flag, path in reports:
+        real = os.path.realpath(path)
+        if real.endswith(".json") and real.startswith(suite.rstrip(os.sep) + os.sep):
+            raise UsageError(f"{flag} {path} is inside the suite folder {root}, where it would "
+                             "be read as a case: write it elsewhere")
+
+
+def _open_reports(reports: list[tuple[str, str, str]], outputs: contextlib.ExitStack
+                  ) -> list[tuple[str, OutputFile]] | None:
+    """Each report's output, made now, before the run; None (said) if one cannot be."""
+    opened: list[tuple[str, OutputFile]] = []
+    for kind, _, path in reports:
+        try:
+            opened.append((kind, outputs.enter_context(OutputFile(path))))
+        except OSError as exc:
+            _say(f"cannot write the {kind} report {path}: {exc.strerror or exc} (no case was "
+                 "run)")
+            return None
+    return opened
+
+
+def _run(args: argparse.Namespace, chosen: list[Case], expected: Expected, suite: str,
+         notes: list[str], human: TextIO, filters: Filters | None = None) -> Run | None:
+    """Start the program, run the chosen cases (the ``--shard`` of them) on it, on
+    ``args.jobs`` processes of it at once (the first started here for the handshake, the
+    others, each in a worker process of the harness where the system forks, as their first
+    case comes), end it; None if it cannot be started. What is said for people goes to
+    ``human``."""
+    from napkit.conform.run.shards import cases_digest, filters_json
+
+    selection = Selection(filters_json(filters or Filters()),
+                          None if args.xfail is None else str(args.xfail), len(chosen),
+                          cases_digest(chosen))
+    if args.shard is not None:  # an empty slice (more shards than cases) is no failure
+        chosen = shard(chosen, *args.shard)
+    order = _order(args)
+    plan = run_order(len(chosen), order)
+    chosen = [chosen[i] for i, _ in plan]  # in the order they run, each repetition
+    opener, command = _program(args)
+    jobs = max(1, min(args.jobs, len(chosen)))
+    sessions = [Session(opener, args.timeout, args.start_timeout) for _ in range(jobs)]
+    session = sessions[0]
+    try:
+        hello = session.open()
+    except KeyboardInterrupt:  # before any case: nothing to report
+        session.kill()
+        raise
+    except ProtocolError as exc:
+        _say(f"the program {exc.message}" + (" (it did not complete the handshake)"
+                                              if exc.what != "cannot-start" else ""))
+        for line in exc.stderr.splitlines():
+            print(f"  | {line}", file=sys.stderr)
+        return None
+    program = f"{hello.name} {hello.version}".strip()
+    if not args.quiet:
+        shown = " ".join(command) if command else "in this process"
+        part = "" if args.shard is None else (f" (shard {args.shard[0]}/{args.shard[1]} of "
+                                              f"{selection.cases})")
+        at_once = f", {jobs} processes at once" if jobs > 1 else ""
+        print(f"napkit conform: {len(chosen)} cases{part} against {program} ({shown})"
+              f"{at_once}", file=human, flush=True)
+    if args.shuffle or args.repeat > 1:
+        shuffled = f"shuffled (--shuffle --seed {order.seed})" if args.shuffle else "in order"
+        print(f"napkit conform: the cases run {shuffled}"
+              + (f", {args.repeat} times" if args.repeat > 1 else ""), file=human, flush=True)
+    if args.shard is not None and not chosen:  # said, not noted: the merged report has none
+        _say(f"shard {args.shard[0]}/{args.shard[1]} has no case: the filters chose "
+             f"{selection.cases}, fewer than the shards")
+    began = time.perf_counter()
+    results, said, interrupted = _run_cases(args, chosen, sessions, opener, hello.supports,
+                                            expected)
+    row = timeouts_in_a_row(results)  # in the order run, where the row was counted
+    results = in_suite_order(results, plan, order)
+    for note in said + _close(sessions):
+        if note and f"the program {note}" not in notes:
+            notes.append(f"the program {note}")
+    run = Run(results, program, command, suite, time.perf_counter() - began, len(chosen),
+              notes, selection=selection, shard=args.shard, jobs=jobs, interrupted=interrupted,
+              versions=report_versions(Path(suite), hello.version),
+              order=None if order.plain else order.to_json())
+    if interrupted:
+        run.stopped = "by Ctrl-C"
+    else:  # each failure drawn as a hand; a match asked again of a fresh start of the program
+        from napkit.conform.report.failure import (
+                    describe_all,  # only for a run: napkit starts faster
+                )
+
+        with contextlib.suppress(KeyboardInterrupt):
+            run.failures = describe_all(
+                results, list(args.command), Path(suite), args.ruleset_files,
+                lambda: Session(opener, args.timeout, args.start_timeout))
+    if args.max_timeouts and len(results) < len(chosen) and row >= args.max_timeouts:
+        run.stopped = f"after {row} timeouts in a row"
+        notes.append(f"stopped: the program timed out on {row} cases in a row (--max-timeouts "
+                     f"{args.max_timeouts}); is it reading its standard input and flushing "
+                     "each answer?")
+    return run
+
+
+def _run_cases(args: argparse.Namespace, chosen: list[Case], sessions: list[Session],
+               opener: Callable[[], Channel], supports: dict[str, Any], expected: Expected
+               ) -> tuple[list[CaseResult], list[str], bool]:
+    """Run the cases on the sessions (the first through its handshake): their results in
+    the order run, what the programs did wrong as they were told goodbye, and whether Ctrl-C
+    stopped the run (the results are then those that came before it)."""
+    progress = Progress(len(chosen), enabled=not args.quiet)
+    said: list[str] = []
+    done: list[CaseResult] = []  # the results so far, in order: what a Ctrl-C leaves
+
+    def on_result(result: CaseResult) -> None:
+        done.append(result)
+        progress.update(result)
+
+    session, jobs = sessions[0], len(sessions)
+    try:
+        if jobs > 1 and can_fork():  # each program and its share of the harness in a process
+            said.append(session.close())  # the handshake was this one's work
+            results, closing = run_suite_in_processes(
+                chosen, lambda: Session(opener, args.timeout, args.start_timeout), jobs,
+                supports, expected.classify, on_result, args.exitfirst, args.max_timeouts)
+            said += closing
+        else:  # one program, or several in threads of this process
+            results = run_suite(chosen, sessions if jobs > 1 else session, supports,
+                                expected.classify, on_result, args.exitfirst,
+                                args.max_timeouts)
+    except KeyboardInterrupt:  # Ctrl-C: report what ran, as pytest does
+        for each in sessions:
+            each.kill()
+        return list(done), said, True
+    except BaseException:  # the program must not outlive the run
+        for each in sessions:
+            each.kill()
+        raise
+    finally:
+        progress.finish()
+    return results, said, False
+
+
+def _close(sessions: list[Session]) -> list[str]:
+    """Say bye to every program still running, all at once; the notes of those that did not
+    take their leave as the protocol says."""
+    running = [s for s in sessions if s.alive]
+    if len(running) <= 1:
+        return [note for s in running if (note := s.close())]
+    with Pool([None] * len(running)) as pool:
+        return [note for note in pool.map(lambda _, s: s.close(), running) if note]
+
+
+def reference_command() -> list[str]:
+    """The reference adapter as a program: this Python, ``-m napkit.protocol.adapter``."""
+    return [sys.executable, "-m", "napkit.protocol.adapter"]
+
+
+def _program(args: argparse.Namespace) -> tuple[Callable[[], Channel], list[str]]:
+    if args.in_process:
+        return in_process_opener(), []
+    command = list(args.command) or reference_command()
+    return process_opener(command), command
+
+
+def _matrix(cases: list[Any]) -> int:
+    """``--matrix``: the coverage matrices of napkit.conform.run.matrix, by rule and by breach
+    (each refusal the law book defines); exit 1 if either has an empty cell."""
+    from napkit.conform.run.matrix import breach_matrix, main_matrix
+
+    lines, empty = main_matrix(cases)
+    breaches, holes = breach_matrix(cases)
+    print("\n".join([*lines, "", *breaches]))
+    return EXIT_FAILED if empty or holes else EXIT_OK
+
+
+__all__ = ["reference_command", "register", "run_conform"]

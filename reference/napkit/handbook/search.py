@@ -1,0 +1,521 @@
+"""Rules by question: find the law book's rules, the register's decisions and the rulesets'
+options about a topic asked in words (``napkit rules search "must I lead a trump?"``).
+
+Every rule, decision and option is an :class:`Entry` of a few weighted fields (its title, its
+text, its section and chapter, the names of the parameters it reads, the headings of the
+source passages it is cited from, a decision's alternatives, each ruleset's values). A
+question and the fields are read into the same terms (:func:`terms`): words
+lower-cased without accents, the common question words dropped, plurals and endings taken off
+by a small stemmer (:func:`stem`: *trumps*, *leading*, *failed* become *trump*, *lead*,
+*fail*), and the words Nap players use for one thing made one term by the synonym table
+(:data:`SYNONYMS`). The entries are ranked by BM25 over the weighted fields (BM25F, with
+:data:`FIELD_WEIGHTS`, :data:`K1` and :data:`B`), the score multiplied by a prior for the kind of
+entry (:data:`KIND_WEIGHTS`: a rule before the decisions and options about it) and by a bonus
+for a title that holds the question (:data:`TITLE_COVER`); a question that names an id
+(``NAP-9.2.1``, ``DEC-017``) puts that entry first. These numbers were chosen by measuring, over
+a random search of them, how many questions of the table in ``tests/test_rules_search.py`` get
+their expected answer first (all 40 of them with these values).
+
+A hit carries each ruleset's value where the entry has one: the resolved parameters a rule
+reads (a payment rule: each ruleset's amount per bid), an option's choices, a decision's
+default and the rulesets that rely on it.
+
+>>> from napkit.spec.catalog import default_spec
+>>> from napkit.handbook.search import search, terms
+>>> [hit.entry.id for hit in search(default_spec(), "must I follow suit?", limit=1)]
+['NAP-8.1.1']
+>>> terms("Trumps led by the declarer")
+['trump', 'lead', 'declarer']
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import textwrap
+import unicodedata
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import cache
+
+from napkit.spec.catalog import Spec
+from napkit.spec.lawbook import Rule
+from napkit.spec.loading import JSON, JSONObject
+from napkit.spec.render import specific_values
+from napkit.spec.rulesets import Ruleset
+
+__all__ = ["FIELD_WEIGHTS", "KIND_WEIGHTS", "SYNONYMS", "Entry", "Hit", "entries",
+           "result_document", "result_lines", "search", "stem", "terms"]
+
+# --- the synonym table ---------------------------------------------------------------------------
+#: The words Nap players (and the five sources) use for one thing. Each group's first word is
+#: the term the others are read as; a group may hold phrases ("follow suit"), which add that
+#: term beside their own words; all are stemmed as the text is. Two choices: a
+#: *kitty* is the pool, not the widow (in the sources the kitty is the pool the floater game's
+#: losses are paid into, 004 L76 and 003 L11, and the floater is the widow); and *stake* is a
+#: unit of money, as in "payouts are done in stakes" (000 L13), so it is grouped with the units,
+#: while *cost*, *owe*, *payout* and *payment* are *pay*.
+SYNONYMS: tuple[tuple[str, ...], ...] = (
+    ("nap", "napoleon", "five trick", "all five trick"),
+    ("misere", "mis", "misery", "nullo", "lose every trick", "no trick"),
+    ("widow", "floater", "float", "floating card", "blind"),
+    ("pool", "kitty", "pot", "jackpot"),
+    ("revoke", "follow suit", "renege", "follow", "declare colour"),
+    ("pay", "cost", "owe", "payout", "payment", "price", "charge", "worth", "collect",
+     "receive", "paid"),
+    ("unit", "stake", "chip", "counter", "token", "point", "cent", "money", "bet"),
+    ("trump", "trump suit"),
+    ("suit", "colour", "color"),
+    ("pack", "deck"),
+    ("fail", "defeat", "lose", "lost", "beaten", "failure", "unsuccessful", "go down"),
+    ("make", "made", "succeed", "success", "successful", "fulfil", "fulfill"),
+    ("declarer", "bidder", "playmaker", "bid winner", "high bidder", "highest bidder",
+     "game maker", "contractor"),
+    ("opponent", "other player", "defender", "each player", "every player"),
+    ("look", "peek", "peep", "view", "see", "seen", "glance"),
+    ("exchange", "swap", "substitute", "switch"),
+    ("purchase", "buy", "bought", "draw", "redraw", "replacement", "discard and draw"),
+    ("throwin", "throw in", "thrown in", "all pass", "all player pass", "everyone pass",
+     "everybody pass", "nobody bid", "no bid", "redeal", "passed out", "no one bid",
+     "every player pass", "nobody bids"),
+    ("name", "call", "choose", "determine", "nominate", "pick"),
+    ("bid", "announce", "announcement", "contract", "auction", "bidding"),
+    ("win", "won", "capture", "take", "took", "taken"),
+    ("lead", "led", "first card"),
+    ("lowest", "smallest"),
+    ("fix", "become", "settle", "decide"),
+    ("packet", "batch", "bundle", "three then two", "two then three", "one at a time"),
+    ("duty", "must", "obligation", "oblige", "require", "requirement", "have to", "bound",
+     "compulsory", "forced"),
+    ("highest", "biggest", "top"),
+    ("deal", "dealt"),
+    ("ante", "buy-in", "buy in"),
+    ("shuffle", "mix"),
+    ("knockout", "knock out", "knocked out", "eliminate", "bust", "broke", "bankrupt",
+     "run out of chip", "no chip left"),
+    ("match", "session", "rubber"),
+    ("raise", "increase", "outbid", "go again", "second round", "round again"),
+    ("double", "twice"),
+    ("reduce", "shorten", "strip", "smaller pack", "low card"),
+    ("player", "people", "seat"),
+    ("unable", "cannot", "not able", "can not"),
+    ("start", "begin", "beginning", "initial", "outset"),
+    ("fair", "collude", "collusion", "signal", "cheat", "pass information", "cooperate"),
+    ("two", "2"), ("three", "3"), ("four", "4"), ("five", "5"),
+    ("ten", "10"), ("twenty", "20"),
+)
+
+#: Words that carry no topic in a question ("what does ... cost?", "must I ...?").
+_STOPWORDS = """
+a an the is are was were be been being am do does did doing i me my mine we us our you your he
+she him her his they them their it its this that these those there here what which who whom
+whose when where why how if of to in on at for by from into onto about as than so then many much
+and or but not no nor can could may might shall should will would has have had get gets got
+any some one ones own same such just also very too s t
+"""
+STOPWORDS = frozenset(_STOPWORDS.split())
+
+#: The weight of each field in BM25F (a word in the title counts as this many in the text).
+FIELD_WEIGHTS: Mapping[str, float] = {
+    "title": 3.0,
+    "text": 1.0,
+    "section": 1.5,
+    "params": 2.0,
+    "citations": 0.5,
+    "alternatives": 0.25,
+    "values": 0.6,
+}
+
+#: How much a decision's or an option's score counts beside a rule's: a question is most often
+#: answered by the rule, and the decisions and options about it come next.
+KIND_WEIGHTS: Mapping[str, float] = {"rule": 1.0, "decision": 0.7, "option": 0.5}
+#: How much a title that holds the whole question multiplies the score (by the square of the
+#: share of the question it holds).
+TITLE_COVER = 1.0
+
+#: BM25's saturation of a term's frequency, and how much an entry's length counts.
+K1 = 2.0
+B = 0.3
+
+_IRREGULAR = {"led": "lead", "paid": "pay", "won": "win", "lost": "lose", "dealt": "deal",
+              "bought": "buy", "took": "take", "taken": "take", "seen": "see", "saw": "see",
+              "knew": "know", "thrown": "throw", "threw": "throw", "better": "good",
+              "best": "good", "pays": "pay", "paying": "pay", "payer": "pay"}
+_ID = re.compile(r"\b(NAP-[0-9]+(?:\.[0-9]+)*|DEC-[0-9]{3})\b", re.IGNORECASE)
+_WORD = re.compile(r"[a-z0-9]+")
+_NON = re.compile(r"\bnon[- ](?=[a-z])")
+
+
+def _plain(text: str) -> str:
+    """Lower case, accents taken off (Blücher, misère), hyphens and apostrophes as spaces."""
+    decomposed = unicodedata.normalize("NFKD", text.lower())
+    plain = "".join(c for c in decomposed if not unicodedata.combining(c))
+    return _NON.sub("non", plain)  # a non-trump is not a trump: one word
+
+
+def stem(word: str) -> str:
+    """A word without its plural or verb ending, so that the forms of a word meet.
+
+    >>> from napkit.handbook.search import stem
+    >>> [stem(w) for w in ("trumps", "leading", "failed", "tricks", "bidding", "shuffled")]
+    ['trump', 'lead', 'fail', 'trick', 'bid', 'shuffl']
+    """
+    if word in _IRREGULAR:
+        return _IRREGULAR[word]
+    if word.isdigit() or len(word) <= 3:
+        return word
+    if word.endswith("ies") and len(word) > 4:
+        word = word[:-3] + "y"
+    elif word.endswith(("sses", "shes", "ches", "xes")):
+        word = word[:-2]
+    elif word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        word = word[:-1]
+    for ending in ("ing", "ed"):
+        if word.endswith(ending) and len(word) - len(ending) >= 3:
+            word = word[:-len(ending)]
+            if len(word) > 3 and word[-1] == word[-2] and word[-1] not in "lsz":
+                word = word[:-1]
+            break
+    if word.endswith("ment") and len(word) > 7:
+        word = word[:-4]
+    if word.endswith("e") and len(word) > 3:
+        word = word[:-1]
+    return word
+
+
+def _words(text: str) -> list[str]:
+    return [stem(w) for w in _WORD.findall(_plain(text))]
+
+
+@cache
+def _synonym_tables() -> tuple[dict[str, str], dict[tuple[str, ...], str]]:
+    """Single words to their group's term; phrases (as stemmed words) to their group's term."""
+    words: dict[str, str] = {}
+    phrases: dict[tuple[str, ...], str] = {}
+    for group in SYNONYMS:
+        head = stem(group[0])
+        for member in group:
+            parts = tuple(_words(member))
+            if len(parts) == 1:
+                words.setdefault(parts[0], head)
+            elif parts:
+                phrases.setdefault(parts, head)
+    return words, phrases
+
+
+def terms(text: str) -> list[str]:
+    """The search terms of ``text``: stemmed words, synonyms read as their group's term, a
+    phrase of the synonym table adding its term, question words dropped."""
+    words_map, phrases = _synonym_tables()
+    plain = _WORD.findall(_plain(text))
+    raw = [stem(w) for w in plain]
+    out: list[str] = []
+    for n in range(len(raw)):
+        for phrase, head in phrases.items():
+            if tuple(raw[n:n + len(phrase)]) == phrase:
+                out.append(head)
+    for word, stemmed in zip(plain, raw, strict=True):
+        if word in STOPWORDS or stemmed in STOPWORDS:
+            continue
+        out.append(words_map.get(stemmed, stemmed))
+    return out
+
+
+# --- what is searched ----------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Entry:
+    """One thing a question can find: a rule, a decision or an option.
+
+    ``id`` is the rule's or decision's id, or the option's name; ``rule`` the rule a decision or
+    option is about; ``values`` each ruleset's value, as (ruleset ids, text) pairs, rulesets that
+    agree given together (a rule: the values it reads, with the default options; a decision:
+    its default, for the rulesets that rely on it; an option: its choices, ``*`` on the
+    default); ``notes`` more (label, text) pairs (a decision: the rulesets that offer it as an
+    option)."""
+
+    kind: str
+    id: str
+    title: str
+    text: str
+    rule: str | None
+    fields: Mapping[str, str]
+    values: tuple[tuple[str, str], ...] = ()
+    notes: tuple[tuple[str, str], ...] = ()
+
+
+@dataclass(frozen=True)
+class Hit:
+    """An entry found, with its score (higher is better) and the terms it matched."""
+
+    entry: Entry
+    score: float
+    matched: tuple[str, ...] = field(default=())
+
+
+def entries(spec: Spec) -> list[Entry]:
+    """Every rule of the law book, decision of the register and option of a ruleset that no
+    decision offers (those are their decision's), in that order."""
+    return list(_entries(spec))
+
+
+def _entries(spec: Spec) -> tuple[Entry, ...]:
+    return _index(spec).entries
+
+
+def _make_entries(spec: Spec) -> tuple[Entry, ...]:
+    found: list[Entry] = []
+    resolved = {rid: ruleset.resolve() for rid, ruleset in spec.rulesets.items()}
+    for rule in spec.lawbook:
+        chapter = next(c for c in spec.lawbook.chapters if c.id == rule.chapter_id)
+        cited = _cited_sections(spec, [r for r in spec.rulesets.values() if rule.id in r.rules],
+                                rule.id)
+        values = _rule_values(spec, rule, resolved)
+        found.append(Entry(
+            "rule", rule.id, rule.title, rule.text, None,
+            {"title": rule.title, "text": rule.text,
+             "section": f"{rule.section_title} {chapter.title}",
+             "params": " ".join(p.replace("_", " ") for p in rule.params),
+             "citations": cited, "values": " ".join(text for _, text in values)},
+            values))
+    for decision in spec.register:
+        source = spec.index.get(decision.source)
+        headings = {s.title.strip("[]") for c in decision.lines
+                    if source and (s := source.section_at(c.first))}
+        alternatives = " ".join(f"{k.replace('-', ' ')} {v}"
+                                for k, v in decision.alternatives.items())
+        offered = [f"{r.id} (option {o.name})" for r in spec.rulesets.values()
+                   for o in r.options.values() if o.decision == decision.id]
+        relying = [r.id for r in spec.rulesets.values() if decision.id in r.decision_ids()]
+        reading = decision.alternatives.get(decision.default, "")
+        values = ((", ".join(relying), f"{decision.default}: {reading}"),) if relying else ()
+        notes = (("offered as", ", ".join(offered)),) if offered else ()
+        found.append(Entry(
+            "decision", decision.id, decision.title, decision.question, decision.rule,
+            {"title": decision.title,
+             "text": decision.question, "alternatives": alternatives,
+             "citations": " ".join(sorted(headings))},
+            values, notes))
+    options: dict[str, list[Ruleset]] = {}
+    for ruleset in spec.rulesets.values():
+        for name, option in ruleset.options.items():
+            if option.decision is None:
+                options.setdefault(name, []).append(ruleset)
+    for name, offering in options.items():
+        option = offering[0].options[name]
+        choices = " ".join(f"{k.replace('-', ' ')} {v}" for k, v in option.choices.items())
+        values = _together([(r.id, _choices_text(r, name)) for r in offering])
+        found.append(Entry(
+            "option", name, option.title, " ".join(option.choices.values()), option.rule,
+            {"title": f"{name.replace('-', ' ')} {option.title}", "alternatives": choices},
+            values))
+    return tuple(found)
+
+
+def _cited_sections(spec: Spec, rulesets: Sequence[Ruleset], rule_id: str) -> str:
+    """The headings of the source passages that put a rule in force, once each."""
+    headings: set[str] = set()
+    for ruleset in rulesets:
+        source = spec.index.get(ruleset.source)
+        if source is None:
+            continue
+        for citation in ruleset.rules[rule_id]:
+            if citation.decision is None and (part := source.section_at(citation.first)):
+                headings.add(part.title.strip("[]"))
+    return " ".join(sorted(headings))
+
+
+def _choices_text(ruleset: Ruleset, name: str) -> str:
+    option = ruleset.options[name]
+    return ", ".join(f"{c}*" if c == option.default else c for c in option.choices)
+
+
+def _rule_values(spec: Spec, rule: Rule, resolved: Mapping[str, JSONObject],
+                 ) -> tuple[tuple[str, str], ...]:
+    """Each ruleset's values (defaults) of what ``rule`` reads, where the rule is in force."""
+    if not rule.params:
+        return ()
+    pairs = []
+    for rid, ruleset in spec.rulesets.items():
+        if rule.id not in ruleset.rules:
+            continue
+        shown = value_text(rule, resolved[rid])
+        by_option = [name for name, o in ruleset.options.items() if o.rule == rule.id]
+        if by_option:
+            shown += f" (option {', '.join(by_option)} changes it)"
+        pairs.append((rid, shown))
+    return _together(pairs)
+
+
+def value_text(rule: Rule, resolved: Mapping[str, JSON]) -> str:
+    """The values ``rule`` reads in one ruleset's resolved parameters, on one line."""
+    parts = []
+    for entry, pairs in specific_values(rule.params, resolved):
+        if entry.startswith("bids[*]."):
+            if pairs:
+                parts.append(f"{entry.removeprefix('bids[*].')}: {_per_bid(pairs)}")
+        else:
+            parts += [f"{label} = {text}" for label, text in pairs]
+    return "; ".join(parts) or "not set"
+
+
+def _per_bid(pairs: Sequence[tuple[str, str]]) -> str:
+    """Each bid's value (``three 3, four 4``), or, where few words are shared by many bids,
+    each word with its bids (``any (three, four, nap), lowest-trump (wellington)``)."""
+    by_value: dict[str, list[str]] = {}
+    for bid, text in pairs:
+        by_value.setdefault(text, []).append(bid)
+    numbers = all(text.lstrip("-").isdigit() for text in by_value)
+    if numbers or 2 * len(by_value) > len(pairs):
+        return ", ".join(f"{bid} {text}" for bid, text in pairs)
+    return ", ".join(f"{text} ({', '.join(bids)})" for text, bids in by_value.items())
+
+
+def _together(pairs: Sequence[tuple[str, str]]) -> tuple[tuple[str, str], ...]:
+    """Rulesets with the same value given once, in the order first met."""
+    grouped: dict[str, list[str]] = {}
+    for rid, shown in pairs:
+        grouped.setdefault(shown, []).append(rid)
+    return tuple((", ".join(ids), shown) for shown, ids in grouped.items())
+
+
+# --- the ranking ---------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class _Index:
+    entries: tuple[Entry, ...]
+    counts: tuple[Mapping[str, Counter[str]], ...]  # per entry, per field: term counts
+    lengths: tuple[Mapping[str, int], ...]
+    averages: Mapping[str, float]
+    document_frequency: Mapping[str, int]
+
+
+# The index of each spec searched (a Spec is not hashable); the spec is kept with it, so that
+# its id is not reused while the entry stands.
+_INDEXES: dict[int, tuple[Spec, _Index]] = {}
+
+
+def _index(spec: Spec) -> _Index:
+    kept = _INDEXES.get(id(spec))
+    if kept is not None and kept[0] is spec:
+        return kept[1]
+    built = _build_index(spec)
+    _INDEXES[id(spec)] = (spec, built)
+    return built
+
+
+def _build_index(spec: Spec) -> _Index:
+    found = _make_entries(spec)
+    counts = tuple({name: Counter(terms(value)) for name, value in e.fields.items()}
+                   for e in found)
+    lengths = tuple({name: sum(c.values()) for name, c in per.items()} for per in counts)
+    averages = {name: max(1.0, sum(ls.get(name, 0) for ls in lengths) / len(found))
+                for name in FIELD_WEIGHTS}
+    frequency: Counter[str] = Counter()
+    for per in counts:
+        frequency.update({term for c in per.values() for term in c})
+    return _Index(found, counts, lengths, averages, frequency)
+
+
+def search(spec: Spec, question: str, limit: int = 5,
+           weights: Mapping[str, float] | None = None,
+           kinds: Mapping[str, float] | None = None, k1: float = K1,
+           b: float = B, cover: float = TITLE_COVER) -> list[Hit]:
+    """The entries that answer ``question``, best first (at most ``limit``; none when no
+    word of it is in the rules). ``weights`` replaces :data:`FIELD_WEIGHTS` (for measuring)."""
+    index = _index(spec)
+    weight = FIELD_WEIGHTS if weights is None else weights
+    prior = KIND_WEIGHTS if kinds is None else kinds
+    wanted = terms(question)
+    named = {m.upper() for m in _ID.findall(question)}
+    total = len(index.entries)
+    idf = {term: math.log(1 + (total - df + 0.5) / (df + 0.5))
+           for term in wanted if (df := index.document_frequency.get(term, 0))}
+    asked_weight = sum(idf.values()) or 1.0
+    hits: list[Hit] = []
+    for n, entry in enumerate(index.entries):
+        score = 0.0
+        matched = []
+        for term, asked in Counter(wanted).items():
+            frequency = 0.0
+            for name, counter in index.counts[n].items():
+                count = counter.get(term, 0)
+                if count:
+                    norm = 1 - b + b * index.lengths[n][name] / index.averages[name]
+                    frequency += weight.get(name, 0.0) * count / norm
+            if frequency:
+                score += asked * idf[term] * frequency * (k1 + 1) / (frequency + k1)
+                matched.append(term)
+        # The share of the question (by idf) that the title holds: a title that says what was
+        # asked is the answer, whatever the length of the text under it.
+        title = index.counts[n].get("title", Counter())
+        held = sum(idf[term] for term in matched if title.get(term))
+        score *= prior.get(entry.kind, 1.0) * (1 + cover * (held / asked_weight) ** 2)
+        if entry.id in named:
+            score += 1000.0
+        if score > 0:
+            hits.append(Hit(entry, score, tuple(matched)))
+    hits.sort(key=lambda h: (-h.score, _kind_order(h.entry.kind), spec.lawbook.order(h.entry.id)))
+    return hits[:limit]
+
+
+def _kind_order(kind: str) -> int:
+    return ("rule", "decision", "option").index(kind)
+
+
+# --- what napkit rules search shows --------------------------------------------------------------
+def _summary(text: str, limit: int = 240) -> str:
+    """The first sentences of ``text``, up to about ``limit`` characters."""
+    plain = " ".join(text.split())
+    if len(plain) <= limit:
+        return plain
+    cut = plain.rfind(". ", 0, limit)
+    return plain[:cut + 1] if cut > 60 else plain[:limit].rsplit(" ", 1)[0] + " ..."
+
+
+def _label(entry: Entry) -> str:
+    return f"option {entry.id}" if entry.kind == "option" else entry.id
+
+
+def _about(spec: Spec, entry: Entry) -> str:
+    if entry.kind == "rule":
+        rule = spec.lawbook.get(entry.id)
+        return f"rule, {rule.section_id} {rule.section_title}" if rule else "rule"
+    return f"{entry.kind} on {entry.rule}" if entry.rule else entry.kind
+
+
+def result_lines(spec: Spec, question: str, hits: Sequence[Hit], width: int = 100,
+                 ) -> list[str]:
+    """The hits as a numbered list for reading: each id and title, what it is, the start of
+    its text, and each ruleset's value."""
+    lines: list[str] = []
+    indent = "      "
+    for rank, hit in enumerate(hits, 1):
+        entry = hit.entry
+        if rank > 1:
+            lines.append("")
+        lines += textwrap.wrap(f"{rank:2}. {_label(entry)}  {entry.title}  "
+                               f"({_about(spec, entry)})", width,
+                               subsequent_indent=indent, break_on_hyphens=False)
+        lines += textwrap.wrap(_summary(entry.text), width, initial_indent=indent,
+                               subsequent_indent=indent, break_on_hyphens=False)
+        for who, text in (*entry.values, *entry.notes):
+            lines += textwrap.wrap(f"{who}: {text}", width, initial_indent=indent + "- ",
+                                   subsequent_indent=indent + "    ", break_on_hyphens=False)
+    return lines
+
+
+def result_document(spec: Spec, question: str, hits: Sequence[Hit]) -> JSONObject:
+    """The hits as JSON: the question, its terms, and each hit with its rank, kind, id, title,
+    text, the rule it is about, its score and each ruleset's value."""
+    results: list[JSON] = []
+    for rank, hit in enumerate(hits, 1):
+        entry = hit.entry
+        values: list[JSON] = [{"rulesets": list(who.split(", ")), "value": text}
+                              for who, text in entry.values]
+        notes: list[JSON] = [{"label": label, "text": text} for label, text in entry.notes]
+        results.append({"rank": rank, "kind": entry.kind, "id": entry.id, "title": entry.title,
+                        "text": " ".join(entry.text.split()), "rule": entry.rule,
+                        "score": round(hit.score, 4), "matched": list(hit.matched),
+                        "values": values, "notes": notes})
+    wanted: list[JSON] = list(terms(question))
+    return {"question": question, "terms": wanted, "results": results}

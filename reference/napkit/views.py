@@ -1,6 +1,0 @@
-"""Moved to :mod:`napkit.spec.views` in napkit 0.2; this path works until napkit 0.3."""
-
-from napkit._moved import moved
-from napkit.spec.views import *  # noqa: F403
-
-moved(__name__, "napkit.spec.views")
