@@ -304,11 +304,11 @@ def _one(position: Position, depth: int, divide_first: bool, as_json: bool) -> i
         lines += ["", "no player is to act here: the position is a leaf, counted 1 at every "
                       "depth (--steps K counts from an earlier point of it)"]
     elif divide_first:
-        width = max([len("first action"), *(len(action_text(a)) for a, _ in parts)])
-        digits = max(len("count"), len(f"{total:,}"))
-        lines += ["", f"{'first action':<{width}}  {'count':>{digits}}"]
-        lines += [f"{action_text(a):<{width}}  {n:>{digits},}" for a, n in parts]
-        lines.append(f"{'total':<{width}}  {total:>{digits},}  ({len(parts)} first actions)")
+        from napkit.output.tables import table
+
+        rows = [[action_text(a), f"{n:,}"] for a, n in parts]
+        rows.append(["total", f"{total:,}", f"({len(parts)} first actions)"])
+        lines += ["", *table(["first action", "count"], rows, "<><")]
     lines.append(f"perft {depth}: {total:,}{_verdict(result)}; {_speed(total, seconds)}")
     print_lines(lines)
     return 0 if result.agrees else EXIT_PROBLEMS
