@@ -229,6 +229,63 @@ def test_a_report_onto_the_xfail_file_is_refused(tmp_path: Path, capsys: Capture
     assert xfail.read_bytes() == before and leftovers(tmp_path) == []
 
 
+HOUSE = REPOSITORY / "spec" / "examples" / "house-two-no-wellington.json"
+A_CASE = REPOSITORY / "conformance" / "cases" / "classic" / "legal"
+
+
+@pytest.mark.usefixtures("no_run")
+@pytest.mark.parametrize("flag", ["--json", "--tap", "--junit", "--html"])
+def test_a_report_onto_the_case_file_it_runs_is_refused(flag: str, tmp_path: Path,
+                                                        capsys: Capture) -> None:
+    # issue 27: `conform --case c.json --json c.json` replaced the reproducer it ran
+    case = tmp_path / "c.json"
+    case.write_bytes(next(iter(sorted(A_CASE.glob("*.json")))).read_bytes())
+    before = case.read_bytes()
+    assert main(["conform", "--in-process", "--case", str(case), flag, str(case)]) == 2
+    assert capsys.readouterr().err == (f"napkit conform: {flag} {case} would overwrite the "
+                                       f"case file {case}, which it reads: write to another "
+                                       "file\n")
+    assert case.read_bytes() == before and leftovers(tmp_path) == []
+
+
+@pytest.mark.usefixtures("no_run")
+def test_a_report_onto_the_ruleset_file_it_reads_is_refused(tmp_path: Path,
+                                                            capsys: Capture) -> None:
+    house = tmp_path / "h.json"
+    house.write_bytes(HOUSE.read_bytes())
+    assert conform("--ruleset-file", str(house), "--junit", str(house)) == 2
+    assert capsys.readouterr().err == (f"napkit conform: --junit {house} would overwrite the "
+                                       f"ruleset file {house}, which it reads: write to another "
+                                       "file\n")
+    assert house.read_bytes() == HOUSE.read_bytes()
+
+
+def test_a_rules_sheet_onto_its_house_file_is_refused(tmp_path: Path, capsys: Capture) -> None:
+    house = tmp_path / "h.json"
+    house.write_bytes(HOUSE.read_bytes())
+    assert main(["rules", "sheet", str(house), "-o", str(house)]) == 2
+    assert capsys.readouterr().err == (f"napkit: -o {house} would overwrite the ruleset file "
+                                       f"{house}, which it reads: write to another file\n")
+    assert house.read_bytes() == HOUSE.read_bytes()
+    assert main(["rules", "sheet", str(house), "-o", str(tmp_path / "sheet.html")]) == 0
+
+
+def test_a_report_site_over_its_own_report_is_refused(tmp_path: Path, capsys: Capture) -> None:
+    report = tmp_path / "run.json"
+    assert conform("--json", str(report), "-q") == 0
+    site = tmp_path / "site"
+    site.mkdir()
+    kept = site / "index.html"
+    kept.write_bytes(report.read_bytes())
+    capsys.readouterr()
+    assert main(["report", "site", str(kept), "-o", str(site)]) == 2
+    assert capsys.readouterr().err == (
+        f"napkit report site: the report {kept} is inside the output folder {site}, where the "
+        "site's pages are written: write the site to another folder\n")
+    assert kept.read_bytes() == report.read_bytes()
+    assert main(["report", "site", str(report), "-o", str(tmp_path / "elsewhere")]) == 0
+
+
 @pytest.mark.usefixtures("no_run")
 def test_a_report_onto_the_program_s_script_is_refused(tmp_path: Path, capsys: Capture) -> None:
     script = tmp_path / "my_nap.py"

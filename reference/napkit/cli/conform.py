@@ -20,7 +20,7 @@ import os
 import random
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -249,7 +249,8 @@ def _conform(args: argparse.Namespace, outputs: contextlib.ExitStack) -> int:
             and os.path.realpath(args.xfail) == os.path.realpath(args.write_xfail))
     try:  # before anything is read: a report would replace what the run reads
         _refuse_misuse(args, bool(reports))
-        _refuse_clashes(reports + written, None if same else args.xfail, root, args.command)
+        _refuse_clashes(reports + written, None if same else args.xfail, root, args.command,
+                        _read_files(args))
     except UsageError as exc:
         _say(str(exc))
         return EXIT_USAGE
@@ -419,12 +420,21 @@ def _conform_files(args: argparse.Namespace, files: list[Path],
     return _finish(args, run, opened, human, not bad, expected, xfail_out)
 
 
+def _read_files(args: argparse.Namespace) -> list[tuple[str, str]]:
+    """The files a run reads besides the suite: each --case given as a file (a reproducer)
+    and each --ruleset-file (a house game)."""
+    cases = [("the case file", c) for c in args.cases if os.path.isfile(c)]
+    return cases + [("the ruleset file", str(p)) for p in args.ruleset_files]
+
+
 def _refuse_clashes(reports: list[tuple[str, str, str]], xfail: Path | None, root: Path,
-                    command: list[str]) -> None:
+                    command: list[str], read: Sequence[tuple[str, str]] = ()) -> None:
     """UsageError for a report onto the expected-failures file, onto a file the program's
-    command line names (its script, say), onto another report, or into the suite folder as a
-    .json file (the next run would read it as a case, or it would replace one)."""
+    command line names (its script, say), onto a case or ruleset file the run reads
+    (``read``), onto another report, or into the suite folder as a .json file (the next run
+    would read it as a case, or it would replace one)."""
     inputs = [] if xfail is None else [("the expected-failures file", str(xfail))]
+    inputs += list(read)
     inputs += [("the program's file", word) for word in command if os.path.isfile(word)]
     refuse_clashes([(flag, path) for _, flag, path in reports], inputs)
     suite = os.path.realpath(root)

@@ -255,6 +255,13 @@ def _site(paths: list[str], out: Path, base_url: str, quiet: bool) -> int:
     if str(out.resolve()) in resolved:
         _say_in("site", f"-o {out} is one of the reports read")
         return EXIT_USAGE
+    # The site's pages (index.html, programs/, badges/) are written into the folder: a report
+    # kept inside it could be one of them, replaced before it was read.
+    inside = [p for p in paths if Path(p).resolve().is_relative_to(out.resolve())]
+    if inside:
+        _say_in("site", f"the report {inside[0]} is inside the output folder {out}, where the "
+                        "site's pages are written: write the site to another folder")
+        return EXIT_USAGE
     reports = []
     for path in paths:
         try:

@@ -25,6 +25,7 @@ from napkit.cli.common import (
     option_choices,
     print_lines,
     ruleset_argument,
+    ruleset_file,
     spec,
     suggest,
 )
@@ -32,7 +33,7 @@ from napkit.errors import SpecError, SpecProblemsError, UsageError
 from napkit.handbook import search as rules_search
 from napkit.handbook.newhouse import house_document, parse_setting
 from napkit.handbook.sheet import sheet_html
-from napkit.output.files import STDOUT, write_text
+from napkit.output.files import STDOUT, refuse_clashes, write_text
 from napkit.spec import views
 from napkit.spec.catalog import load_ruleset_file, read_spec
 from napkit.spec.checks import check_ruleset, check_spec
@@ -299,6 +300,9 @@ def sheet(ruleset_id: str, options: Sequence[str] = (), output: str = "-",
           site: str = "") -> int:
     """``napkit rules sheet RULESET|FILE [--option NAME=CHOICE]... -o FILE``: the ruleset's
     rules on one printable page, HTML."""
+    path = ruleset_file(ruleset_id)
+    if output != STDOUT and path is not None:  # a house file, read: never the page's place
+        refuse_clashes([("-o", output)], [("the ruleset file", path)])
     the_spec = spec()
     ruleset = ruleset_argument(the_spec, ruleset_id)
     choices = option_choices(list(options), "--option")
