@@ -89,7 +89,7 @@ def _no_subcommand(args: argparse.Namespace) -> int:
     return EXIT_USAGE
 
 
-def _say(message: str, action: str = "merge") -> None:
+def _say(action: str, message: str) -> None:
     print(f"napkit report {action}: {message}", file=sys.stderr)
 
 
@@ -98,7 +98,7 @@ def run_merge(args: argparse.Namespace) -> int:
     try:
         return _merge(args.reports, args.output, args.quiet)
     except KeyboardInterrupt:
-        _say("interrupted")
+        _say("merge", "interrupted")
         return 130
 
 
@@ -106,33 +106,33 @@ def _merge(paths: list[str], output: str, quiet: bool) -> int:
     try:
         refuse_clashes([("-o", output)], [("the report", p) for p in paths])
     except UsageError as exc:
-        _say(str(exc))
+        _say("merge", str(exc))
         return EXIT_USAGE
     with contextlib.ExitStack() as stack:
         try:
             out = stack.enter_context(OutputFile(output))
         except OSError as exc:
-            _say(f"cannot write {output}: {exc.strerror or exc}")
+            _say("merge", f"cannot write {output}: {exc.strerror or exc}")
             return EXIT_FAILED
         documents: list[tuple[str, object]] = []
         for path in paths:
             try:
                 documents.append((path, read_json(path)))
             except ReportFileError as exc:
-                _say(str(exc))
+                _say("merge", str(exc))
                 return EXIT_FAILED
         fuzz = [isinstance(d, dict) and d.get("format") == FUZZ_REPORT for _, d in documents]
         try:
             merged = (merge_fuzz_reports(documents) if any(fuzz)
                       else merge_reports(documents))
         except MergeError as exc:
-            _say(str(exc))
+            _say("merge", str(exc))
             return EXIT_FAILED
         if any(fuzz):
             try:
                 out.commit(json.dumps(merged, indent=2, sort_keys=True) + "\n")
             except OSError as exc:
-                _say(f"cannot write {output}: {exc.strerror or exc}")
+                _say("merge", f"cannot write {output}: {exc.strerror or exc}")
                 return EXIT_FAILED
             if not quiet:
                 print(_fuzz_summary(merged, len(paths)),
@@ -141,7 +141,7 @@ def _merge(paths: list[str], output: str, quiet: bool) -> int:
         try:
             out.commit(dump_report(merged))
         except OSError as exc:
-            _say(f"cannot write {output}: {exc.strerror or exc}")
+            _say("merge", f"cannot write {output}: {exc.strerror or exc}")
             return EXIT_FAILED
     if not quiet:
         human = sys.stderr if out.stdout else sys.stdout
@@ -243,23 +243,20 @@ def run_site(args: argparse.Namespace) -> int:
     try:
         return _site(args.runs, args.output, args.base_url, args.quiet)
     except KeyboardInterrupt:
-        _say_in("site", "interrupted")
+        _say("site", "interrupted")
         return 130
 
 
 def _site(paths: list[str], out: Path, base_url: str, quiet: bool) -> int:
     if out.exists() and not out.is_dir():
-        _say_in("site", f"-o {out} is a file, not a folder")
-        return EXIT_USAGE
-    resolved = {str(Path(p).resolve()) for p in paths}
-    if str(out.resolve()) in resolved:
-        _say_in("site", f"-o {out} is one of the reports read")
+        _say("site", f"-o {out} is a file, not a folder")
         return EXIT_USAGE
     # The site's pages (index.html, programs/, badges/) are written into the folder: a report
-    # kept inside it could be one of them, replaced before it was read.
+    # kept inside it (or the folder named as a report) could be one of them, replaced before
+    # it was read.
     inside = [p for p in paths if Path(p).resolve().is_relative_to(out.resolve())]
     if inside:
-        _say_in("site", f"the report {inside[0]} is inside the output folder {out}, where the "
+        _say("site", f"the report {inside[0]} is inside the output folder {out}, where the "
                         "site's pages are written: write the site to another folder")
         return EXIT_USAGE
     reports = []
@@ -267,12 +264,12 @@ def _site(paths: list[str], out: Path, base_url: str, quiet: bool) -> int:
         try:
             reports.append((path, read_report(path)))
         except ReportFileError as exc:
-            _say_in("site", str(exc))
+            _say("site", str(exc))
             return EXIT_FAILED
     try:
         written = write_site(reports, out, base_url)
     except OSError as exc:
-        _say_in("site", f"cannot write the site into {out}: {exc.strerror or exc}")
+        _say("site", f"cannot write the site into {out}: {exc.strerror or exc}")
         return EXIT_FAILED
     if not quiet:
         badges = sum(p.suffix == ".svg" for p in written)
@@ -286,10 +283,10 @@ def run_diff(args: argparse.Namespace) -> int:
     try:
         documents = [read_report(path) for path in (args.old, args.new)]
     except ReportFileError as exc:
-        _say_in("diff", str(exc))
+        _say("diff", str(exc))
         return EXIT_FAILED
     except KeyboardInterrupt:
-        _say_in("diff", "interrupted")
+        _say("diff", "interrupted")
         return 130
     found = diff_runs(documents[0], documents[1])
     print("\n".join(diff_lines(found)))
@@ -301,28 +298,25 @@ def run_html(args: argparse.Namespace) -> int:
     try:
         refuse_clashes([("-o", args.output)], [("the report", args.report)])
     except UsageError as exc:
-        _say_in("html", str(exc))
+        _say("html", str(exc))
         return EXIT_USAGE
     try:
         document = read_report(args.report)
         with OutputFile(args.output) as out:
             out.commit(html_page(document))
     except ReportFileError as exc:
-        _say_in("html", str(exc))
+        _say("html", str(exc))
         return EXIT_FAILED
     except OSError as exc:
-        _say_in("html", f"cannot write {args.output}: {exc.strerror or exc}")
+        _say("html", f"cannot write {args.output}: {exc.strerror or exc}")
         return EXIT_FAILED
     except KeyboardInterrupt:
-        _say_in("html", "interrupted")
+        _say("html", "interrupted")
         return 130
     return EXIT_OK
 
 
 
-
-def _say_in(action: str, message: str) -> None:
-    _say(message, action)
 
 
 __all__ = ["register", "run_diff", "run_html", "run_merge", "run_site"]
