@@ -38,6 +38,8 @@ the same text.
 
 from __future__ import annotations
 
+import difflib
+import itertools
 import re
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
@@ -71,7 +73,7 @@ from napkit.engine.state import (
     Phase,
 )
 from napkit.errors import RuleError, SetupError
-from napkit.formats.notation import NotationError, parse_action
+from napkit.formats.notation import NotationError, parse_action, quoted
 from napkit.formats.records import (
     HAND_FORMAT,
     check_hand_record,
@@ -83,14 +85,14 @@ from napkit.formats.records import (
     table_json,
 )
 from napkit.formats.values import cards_to_json
-from napkit.reading import ReadError, not_utf8
+from napkit.reading import WHOLE, ReadError, not_utf8
 from napkit.reading import loads as read_json
 from napkit.spec.schemas import schema_problems
 
-__all__ = ["SECTIONS", "SUFFIX", "HandFileError", "HandTextError", "action_text", "dealt_start",
-           "dumps", "end_comment", "hand_items", "hand_start", "hand_text", "is_notation",
-           "loads", "read_hand_file", "read_hand_text", "state_record", "table_lines",
-           "write_hand"]
+__all__ = ["LIMITS", "MAX_HAND", "MAX_LINE", "SECTIONS", "SUFFIX", "HandFileError", "HandTextError",
+           "TypedHand", "action_text", "dealt_start", "dumps", "end_comment", "hand_items",
+           "hand_start", "hand_text", "is_notation", "loads", "read_hand_file", "read_hand_text",
+           "state_record", "table_lines", "typed_hands", "write_hand"]
 
 SUFFIX = ".nap"
 """The file name suffix of the hand notation (``hand.nap``)."""
@@ -100,10 +102,28 @@ SECTIONS: dict[str, tuple[Phase, ...]] = {
     "trumps": (NAMING,), "play": (PLAY,)}
 """The sections of a hand's steps, in the order of a hand, and the phases each holds."""
 
+LIMITS = 'spec/formats.md, "The hand notation: limits"'
+"""Where the limits of the notation are stated, as messages cite it."""
+
+MAX_LINE = 10_000
+"""The most characters a line of a hand file may hold (:data:`LIMITS`); the writer's lines
+are under 100. A longer line is refused, and never held whole."""
+
+MAX_HAND = 1_000_000
+"""The most characters one hand may take, from its ``ruleset:`` line to the next hand's, its
+comments and blank lines counted (:data:`LIMITS`): a hand as the writer writes it
+takes about a thousand. A file read as one hand (:func:`read_hand_file`) is held to it too, in
+either notation, and refused before it is read whole."""
+
 _HEADER = ("ruleset", "options", "players", "dealer", "seats", "pool", "funds", "stakes")
 _WIDOW_KEYS = ("widow", "floater", "floating card", "kitty")
 _KEYS = (*_HEADER, "seat N", "widow", "stock", *SECTIONS)
 _SEAT_KEY = re.compile(r"seat\s+(\S+)")
+# Every key as it may be typed, for a "did you mean" on one that is not.
+_SPELLINGS = (*_HEADER, "seat N", *_WIDOW_KEYS, "stock", *SECTIONS)
+_WORD = re.compile(r"[^\s,]+")  # a value's words: parted by spaces or commas
+_TOKEN = re.compile(r"\S+")  # a step's words: its commas part the steps
+_BLOCK = 1 << 16  # characters read at a time from a file in the notation
 
 
 class HandFileError(ValueError):
@@ -151,66 +171,178 @@ class _Entry:
     value_column: int
     pieces: list[_Word] = field(default_factory=list)  # the value's text, one piece a line
 
-    def words(self) -> list[_Word]:
-        return [word for piece in self.pieces for word in _split(piece, r"[^\s,]+")]
-
-    def steps(self, source: str) -> list[list[_Word]]:
-        """The steps: parted by commas and by lines (a comma may end a line)."""
-        found = []
+    def words(self) -> Iterator[_Word]:
+        """The value's words, one at a time: a reader that stops at a bad word never makes
+        the others (a line of a million words was once a million objects held at once)."""
         for piece in self.pieces:
-            parts = piece.text.split(",")
-            column = piece.column
-            for i, part in enumerate(parts):
-                words = _split(_Word(part, piece.line, column), r"\S+")
-                if words:
-                    found.append(words)
-                elif i < len(parts) - 1:
-                    raise HandTextError(source, piece.line, column + len(part),
+            yield from _split(piece, _WORD)
+
+    def steps(self, source: str) -> Iterator[_Word]:
+        """The text of each step, one at a time: parted by commas and by lines (a comma may
+        end a line)."""
+        for piece in self.pieces:
+            text, start = piece.text, 0
+            while True:
+                comma = text.find(",", start)
+                part = text[start:] if comma < 0 else text[start:comma]
+                if part.strip():
+                    yield _Word(part, piece.line, piece.column + start)
+                elif comma >= 0:
+                    raise HandTextError(source, piece.line, piece.column + comma,
                                         "a comma with no step before it")
-                column += len(part) + 1
-        return found
+                if comma < 0:
+                    break
+                start = comma + 1
 
 
-def _split(word: _Word, pattern: str) -> list[_Word]:
-    return [_Word(m.group(), word.line, word.column + m.start())
-            for m in re.finditer(pattern, word.text)]
+def _known(key: str) -> bool:
+    return key in _SPELLINGS or _SEAT_KEY.fullmatch(key) is not None
 
 
-def _entries(text: str, source: str) -> list[_Entry]:
+def _split(word: _Word, pattern: re.Pattern[str]) -> Iterator[_Word]:
+    return (_Word(m.group(), word.line, word.column + m.start())
+            for m in pattern.finditer(word.text))
+
+
+def _lines(blocks: Iterable[str]) -> Iterator[tuple[str, int, int]]:
+    """The lines of a text given a block at a time, parted as ``str.splitlines`` parts them:
+    each line, its length, and the characters of the text it takes (its break counted). A
+    line over :data:`MAX_LINE` is given as its first ``MAX_LINE + 1`` characters, the rest
+    read and counted but not kept, so that no line is ever held whole past the limit."""
+    head, length, taken, after_cr = "", 0, 0, False
+    for block in blocks:
+        text = block
+        if after_cr and block.startswith("\n"):  # "\r\n" parted by the blocks: one break
+            text, taken = block[1:], taken + 1
+        after_cr = text.endswith("\r")
+        for piece in text.splitlines(keepends=True):
+            body = piece.splitlines()[0]
+            if len(head) <= MAX_LINE:
+                head += body[:MAX_LINE + 1 - len(head)]
+            length += len(body)
+            taken += len(piece)
+            if len(body) < len(piece):  # the piece ends its line
+                yield head, length, taken
+                head, length, taken = "", 0, 0
+    if head or length:  # the last line, with no break after it
+        yield head, length, taken
+
+
+def _blocks(text: str) -> Iterator[str]:
+    return (text[i:i + _BLOCK] for i in range(0, len(text), _BLOCK))
+
+
+def _line(text: str, number: int, source: str) -> _Entry | _Word | None:
+    """One line read: a ``key: value`` entry, the text of a line carrying on the value
+    before it, or None (blank, or a comment)."""
+    line = text.split("#", 1)[0]
+    if not line.strip():
+        return None
+    colon = line.find(":")
+    if colon < 0:
+        return _Word(line, number, 1)
+    key = line[:colon]
+    if not key.strip():
+        raise HandTextError(source, number, colon + 1, "a colon with no key before it")
+    entry = _Entry(" ".join(key.lower().split()), number, len(key) - len(key.lstrip()) + 1,
+                   colon + 2)
+    entry.pieces.append(_Word(line[colon + 1:], number, colon + 2))
+    return entry
+
+
+def _before_a_hand(item: _Entry | _Word | HandTextError | None, number: int, length: int,
+                   source: str) -> HandTextError:
+    """Why a text whose first line that counts does not start a hand is not the notation."""
+    if length > MAX_LINE or item is None:
+        return _too_long(source, number, length)
+    if isinstance(item, HandTextError):
+        return item
+    if isinstance(item, _Word):
+        start = len(item.text) - len(item.text.lstrip()) + 1
+        return HandTextError(source, number, start,
+                             "expected 'KEY: VALUE' (a hand starts with 'ruleset: ID')")
+    return HandTextError(source, item.line, item.column,
+                         f"a hand starts with 'ruleset: ID', not {quoted(item.key + ':')}")
+
+
+def _too_long(source: str, number: int, length: int) -> HandTextError:
+    return HandTextError(source, number, MAX_LINE + 1,
+                         f"the line is {length:,} characters long: a line of a hand file is "
+                         f"at most {MAX_LINE:,} ({LIMITS})")
+
+
+@dataclass(frozen=True)
+class TypedHand:
+    """One hand of a text in the hand notation, its lines read but not yet replayed: where
+    it is (``where``: the source, or ``SOURCE:LINE`` of its ``ruleset:`` line in a text of
+    several hands; ``line`` and ``column``: that line's), and :meth:`record`."""
+
+    where: str
+    line: int
+    column: int
+    entries: tuple[_Entry, ...]
+    source: str
+    end: tuple[int, int]  # where the hand ends: the next hand's start, or the text's end
+    problem: HandTextError | None = None  # why its lines cannot be read, if they cannot
+
+    def record(self) -> dict[str, Any]:
+        """The hand's ``napkit-hand/1`` record, its steps replayed through the engine;
+        :class:`HandTextError` at its first problem."""
+        if self.problem is not None:
+            raise self.problem
+        return _Reader(list(self.entries), self.source, self.end).read()
+
+
+def typed_hands(text: str | Iterable[str], source: str) -> Iterator[TypedHand | HandTextError]:
+    """The hands of a text in the notation (a hand starts at its ``ruleset:`` line), one at a
+    time: ``text`` is the whole text, or its blocks in order (a file read a block at a time);
+    only the hand being read is held. A hand whose lines cannot be read (a line over
+    :data:`MAX_LINE`, a hand over :data:`MAX_HAND`, a colon with no key) carries its
+    problem, its other lines skipped; a text that does not start as a hand is one
+    :class:`HandTextError`, and nothing more is read of it."""
+    lines = _lines(_blocks(text) if isinstance(text, str) else text)
+    start: _Entry | None = None  # the ruleset: entry of the hand being read
     entries: list[_Entry] = []
-    for number, raw in enumerate(text.removeprefix("\ufeff").splitlines(), 1):
-        line = raw.split("#", 1)[0]
-        if not line.strip():
-            continue
-        colon = line.find(":")
-        if colon < 0:
-            if not entries:
-                start = len(line) - len(line.lstrip()) + 1
-                raise HandTextError(source, number, start,
-                                    "expected 'KEY: VALUE' (a hand starts with 'ruleset: ID')")
-            entries[-1].pieces.append(_Word(line, number, 1))
-            continue
-        key = line[:colon]
-        start = len(key) - len(key.lstrip()) + 1
-        if not key.strip():
-            raise HandTextError(source, number, colon + 1, "a colon with no key before it")
-        entry = _Entry(" ".join(key.lower().split()), number, start, colon + 2)
-        entry.pieces.append(_Word(line[colon + 1:], number, colon + 2))
-        entries.append(entry)
-    return entries
-
-
-def _hands(entries: list[_Entry], source: str) -> list[list[_Entry]]:
-    """The entries of each hand: a hand starts at its ``ruleset:`` line."""
-    hands: list[list[_Entry]] = []
-    for entry in entries:
-        if entry.key == "ruleset":
-            hands.append([])
-        elif not hands:
-            raise HandTextError(source, entry.line, entry.column,
-                                f"a hand starts with 'ruleset: ID', not '{entry.key}:'")
-        hands[-1].append(entry)
-    return hands
+    problem: HandTextError | None = None
+    size = hands = number = length = 0
+    for number, (line, length, taken) in enumerate(lines, 1):
+        item: _Entry | _Word | HandTextError | None
+        try:
+            item = _line(line.removeprefix("\ufeff") if number == 1 else line, number, source)
+        except HandTextError as exc:
+            item = exc
+        if isinstance(item, _Entry) and item.key == "ruleset":
+            if start is not None:
+                hands += 1
+                yield TypedHand(f"{source}:{start.line}", start.line, start.column,
+                                tuple(entries), source, (item.line, item.column), problem)
+            start, entries, problem, size = item, [], None, 0
+        elif start is None:
+            if item is None and length <= MAX_LINE:
+                continue
+            yield _before_a_hand(item, number, length, source)
+            return
+        size += taken
+        if problem is not None:
+            continue  # a hand refused: the rest of it is read to find the next, not kept
+        if length > MAX_LINE:
+            problem = _too_long(source, number, length)
+        elif size > MAX_HAND:
+            problem = HandTextError(source, number, 1, f"the hand is over {MAX_HAND:,} "
+                                    f"characters long (from line {start.line}): a hand is at "
+                                    f"most that ({LIMITS})")
+        elif isinstance(item, HandTextError):
+            problem = item
+        elif isinstance(item, _Entry):
+            entries.append(item)
+        elif isinstance(item, _Word):
+            (entries[-1] if entries else start).pieces.append(item)
+    end = (max(number, 1), length + 1)
+    if start is None:
+        yield HandTextError(source, *end, "no hand: a hand starts with 'ruleset: ID'")
+        return
+    where = f"{source}:{start.line}" if hands else source
+    yield TypedHand(where, start.line, start.column, tuple(entries), source, end, problem)
 
 
 # --- reading: one hand -------------------------------------------------------------------------
@@ -231,16 +363,22 @@ class _Reader:
         return HandTextError(self.source, line, column, message, rule)
 
     def one(self, entry: _Entry) -> _Word:
-        words = entry.words()
+        words = list(itertools.islice(entry.words(), 2))
         if len(words) != 1:
             at = words[1] if words else (entry.line, entry.value_column)
-            raise self.error(at, f"'{entry.key}:' takes one value, not {len(words)}")
+            count = sum(1 for _ in entry.words())
+            raise self.error(at, f"'{entry.key}:' takes one value, not {count:,}")
         return words[0]
 
     def number(self, word: _Word, what: str, signed: bool = False) -> int:
-        if not re.fullmatch(r"-?[0-9]{1,15}" if signed else r"[0-9]{1,15}", word.text):
+        # Every whole number of napkit's formats, as the JSON reader takes them (2^53 - 1 has
+        # 16 digits: a pattern of 15 refused the largest, and called them not whole).
+        if re.fullmatch(r"-?[0-9]+" if signed else r"[0-9]+", word.text) is None:
             kind = "a whole number" if signed else "a whole number (0 or more)"
-            raise self.error(word, f"{what} is {kind}, not {word.text!r}")
+            raise self.error(word, f"{what} is {kind}, not {word.text[:40]!r}")
+        if len(word.text.lstrip("-0")) > 16 or abs(int(word.text)) > WHOLE:
+            raise self.error(word, f"{what} is beyond the largest whole number napkit reads "
+                                   f"(2^53 - 1 either way), not {word.text[:40]!r}")
         return int(word.text)
 
     def numbers(self, entry: _Entry, signed: bool = False) -> list[int]:
@@ -269,8 +407,8 @@ class _Reader:
                                         f"{seen[entry.key].line}): write the {entry.key} in "
                                         "one place")
             seen[entry.key] = entry
-            for words in entry.steps(self.source):
-                for one in _plays(words):
+            for part in entry.steps(self.source):
+                for one in _plays(part):
                     state = self.step(state, entry.key, one, steps)
         return {
             "format": HAND_FORMAT, **table_json(state), "deal": cards_to_json(pack),
@@ -281,13 +419,23 @@ class _Reader:
         if key in _HEADER:
             return self.error(entry, f"'{key}:' belongs before the deal, with 'ruleset:'")
         if key in ("widow", "stock", *_WIDOW_KEYS) or _SEAT_KEY.fullmatch(key):
-            return self.error(entry, f"'{key}:' belongs to the deal, before the steps")
-        return self.error(entry, f"unknown key '{key}:' (the keys: {', '.join(_KEYS)})")
+            return self.error(entry, f"{quoted(key + ':')} belongs to the deal, before the "
+                                     "steps")
+        return self.unknown(entry)
+
+    def unknown(self, entry: _Entry) -> HandTextError:
+        """A key the notation does not have, with the known keys nearest its spelling."""
+        close = difflib.get_close_matches(entry.key, _SPELLINGS, n=2, cutoff=0.6)
+        hint = f": did you mean {' or '.join(quoted(k + ':') for k in close)}?" if close else ""
+        return self.error(entry, f"unknown key {quoted(entry.key + ':')}{hint} (the keys: "
+                                 f"{', '.join(_KEYS)})")
 
     # --- the game and the table ---------------------------------------------------------------
     def table(self, header: dict[str, _Entry], first: _Entry | None) -> tuple[Game, HandState]:
         ruleset = self.one(header["ruleset"])
         for key in ("players", "dealer"):
+            if key not in header and first is not None and not _known(first.key):
+                raise self.unknown(first)  # a misspelt key, more likely than a missing one
             later = next((e for e in self.entries if e.key == key), None)
             if later is not None and key not in header:
                 raise self.misplaced(later)
@@ -300,9 +448,9 @@ class _Reader:
         for word in header["options"].words() if "options" in header else []:
             name, equals, choice = word.text.partition("=")
             if not equals or not name or not choice:
-                raise self.error(word, f"an option is NAME=CHOICE, not {word.text!r}")
+                raise self.error(word, f"an option is NAME=CHOICE, not {quoted(word.text)}")
             if name in options:
-                raise self.error(word, f"option {name} is given twice")
+                raise self.error(word, f"option {quoted(name)} is given twice")
             options[name] = choice
         try:
             game = Game.create(ruleset.text, players, options)
@@ -317,7 +465,7 @@ class _Reader:
                     header["options"])
             raise self.error(where, exc.message, exc.rule) from None
         dealer = self.number(self.one(header["dealer"]), "the dealer")
-        seats = tuple(self.numbers(header["seats"])) if "seats" in header else None
+        seats = self.seats(header["seats"]) if "seats" in header else None
         pool = self.number(self.one(header["pool"]), "the pool") if "pool" in header else 0
         # A seat's chips may be below 0 where a match lets debts run (short-payment=debt).
         funds = tuple(self.numbers(header["funds"], signed=True)) if "funds" in header else None
@@ -327,12 +475,28 @@ class _Reader:
             raise self.error(self.one(header["stakes"]), "the stakes are at least 1")
         try:
             state = game.new_hand(dealer, seats=seats, pool=pool, funds=funds, stakes=stakes)
-        except SetupError as exc:
+            # The pack the seats dealt in are dealt from: the engine lets a table of fewer
+            # seats than players through (a match's knock-outs), and finds out at the deal
+            # that its ruleset has no pack for that many (NAP-2.2.1), as the JSON reader does.
+            deal_layout(state)
+        except RuleError as exc:
             key = {"NAP-4.1.1": "dealer", "NAP-10.1.2": "funds"}.get(exc.rule, "seats")
             blamed = header.get(key, header["dealer"])
-            words = blamed.words()
-            raise self.error(words[0] if words else blamed, exc.message, exc.rule) from None
+            raise self.error(next(blamed.words(), None) or blamed, exc.message,
+                             exc.rule) from None
         return game, state
+
+    def seats(self, entry: _Entry) -> tuple[int, ...]:
+        """The seats dealt in, each once (as the JSON record's schema holds them)."""
+        found: dict[int, _Word] = {}
+        for word in entry.words():
+            seat = self.number(word, "each value of 'seats:'")
+            if seat in found:
+                first = found[seat]
+                raise self.error(word, f"seat {seat} is listed twice (first at line "
+                                       f"{first.line}, column {first.column})")
+            found[seat] = word
+        return tuple(found)
 
     # --- the deal ------------------------------------------------------------------------------
     def deal(self, game: Game, state: HandState, rest: list[_Entry]) -> tuple[
@@ -356,8 +520,8 @@ class _Reader:
             key = "seat " + seat_key.group(1) if seat_key else (
                 "widow" if entry.key in _WIDOW_KEYS else entry.key)
             if key in seen_keys:
-                raise self.error(entry, f"'{entry.key}:' is given twice (first at line "
-                                        f"{seen_keys[key].line})")
+                raise self.error(entry, f"{quoted(entry.key + ':')} is given twice (first at "
+                                        f"line {seen_keys[key].line})")
             seen_keys[key] = entry
             if seat_key:
                 seat = self.number(_Word(seat_key.group(1), entry.line, entry.column + 5),
@@ -386,6 +550,8 @@ class _Reader:
                                             f"{len(dealt)}", "NAP-2.2.1")
                 for place, (card, _) in zip(stock_places, dealt, strict=True):
                     pack[place] = card
+        if rest and rest[0].key not in SECTIONS:  # neither the deal nor a step: say what it is
+            raise self.misplaced(rest[0])
         at = (rest[0].line, rest[0].column) if rest else self.end
         missing = [seat for seat in sorted(places) if f"seat {seat}" not in seen_keys]
         if missing:
@@ -408,10 +574,7 @@ class _Reader:
         """The cards of a line of the deal, each in the pack and not dealt before."""
         found = []
         for word in entry.words():
-            try:
-                card = parse_card(word.text)
-            except ValueError as exc:
-                raise self.error(word, str(exc)) from None
+            card = self.card(word)
             if card in placed:
                 first = placed[card]
                 raise self.error(word, f"{card_name(card)} is dealt twice (first at line "
@@ -424,6 +587,13 @@ class _Reader:
             found.append((card, word))
         return found
 
+    def card(self, word: _Word) -> int:
+        try:
+            return parse_card(word.text)
+        except ValueError:
+            raise self.error(word, f"not a card: {quoted(word.text)} (write rank then suit, "
+                                   "as AS, 10H, TH or 2C)") from None
+
     # --- the steps -----------------------------------------------------------------------------
     def step(self, state: HandState, section: str, words: list[_Word],
              steps: list[dict[str, Any]]) -> HandState:
@@ -433,10 +603,7 @@ class _Reader:
         if words[0].text.lower() == "reshuffle":
             stock = []
             for word in words[1:]:
-                try:
-                    stock.append(parse_card(word.text))
-                except ValueError as exc:
-                    raise self.error(word, str(exc)) from None
+                stock.append(self.card(word))
             action = Reshuffle(tuple(stock))
         else:
             if words[0].text.isdigit():
@@ -473,16 +640,23 @@ class _Reader:
         return after
 
 
-def _plays(words: list[_Word]) -> list[list[_Word]]:
-    """A step of two or more cards and nothing else (``5S AS JC``) is as many plays."""
-    if len(words) > 1:
-        try:
-            for word in words:
-                parse_card(word.text)
-        except ValueError:
-            return [words]
-        return [[word] for word in words]
-    return [words]
+def _plays(part: _Word) -> Iterator[list[_Word]]:
+    """The words of each step a step's text makes: a step of two or more cards and nothing
+    else (``5S AS JC``) is as many plays, each made before the next word is looked at."""
+    words = _split(part, _TOKEN)
+    first = list(itertools.islice(words, 2))
+    if len(first) > 1 and all(_is_card(m.group()) for m in _TOKEN.finditer(part.text)):
+        yield from ([word] for word in _split(part, _TOKEN))
+    else:
+        yield [*first, *words]
+
+
+def _is_card(text: str) -> bool:
+    try:
+        parse_card(text)
+    except ValueError:
+        return False
+    return True
 
 
 def deal_layout(state: HandState) -> tuple[dict[int, tuple[int, ...]], int, tuple[int, ...]]:
@@ -520,12 +694,16 @@ def loads(text: str, source: str = "<text>") -> list[dict[str, Any]]:
 
 def read_hand_text(text: str, source: str = "<text>") -> dict[str, Any]:
     """The record of the one hand a text writes (:func:`loads`; more than one is an error)."""
-    records = loads(text, source)
-    if len(records) > 1:
-        second = _hands(_entries(text, source), source)[1][0]
-        raise HandTextError(source, second.line, second.column,
-                            "a second hand: one hand is expected here")
-    return records[0]
+    record: dict[str, Any] | None = None
+    for hand in typed_hands(text, source):
+        if isinstance(hand, HandTextError):
+            raise hand
+        if record is not None:  # the second is not read: one is expected
+            raise HandTextError(source, hand.line, hand.column,
+                                "a second hand: one hand is expected here")
+        record = hand.record()
+    assert record is not None  # typed_hands gives a hand or an error
+    return record
 
 
 # --- writing -------------------------------------------------------------------------------------
@@ -734,27 +912,22 @@ def is_notation(name: str, text: str) -> bool:
     return bool(re.match(r"#|[A-Za-z][A-Za-z ]*[0-9]*\s*:", first))
 
 
-def hand_items(text: str, source: str) -> Iterator[tuple[str, dict[str, Any] | HandTextError]]:
-    """Each hand of a text in the notation, read on its own: (where, its record or why it is
-    not a hand); ``where`` is ``source``, or ``source:LINE`` of the hand's ``ruleset:`` line
-    in a text of several hands. One bad hand does not stop the others from being read."""
-    try:
-        hands = _hands(_entries(text, source), source)
-    except HandTextError as exc:
-        yield source, exc
-        return
-    lines = text.splitlines() or [""]
-    end = (len(lines), len(lines[-1]) + 1)
-    if not hands:
-        yield source, HandTextError(source, *end, "no hand: a hand starts with 'ruleset: ID'")
-    for i, hand in enumerate(hands):
-        where = source if len(hands) == 1 else f"{source}:{hand[0].line}"
-        after = hands[i + 1][0] if i + 1 < len(hands) else None
+def hand_items(text: str | Iterable[str], source: str) -> Iterator[
+        tuple[str, dict[str, Any] | HandTextError]]:
+    """Each hand of a text in the notation, read on its own (:func:`typed_hands`): (where,
+    its record or why it is not a hand); ``where`` is ``source``, or ``source:LINE`` of the
+    hand's ``ruleset:`` line in a text of several hands. One bad hand does not stop the others
+    from being read."""
+    for hand in typed_hands(text, source):
+        if isinstance(hand, HandTextError):
+            yield source, hand
+            continue
         try:
-            yield where, _Reader(hand, source, (after.line, after.column) if after
-                                 else end).read()
+            record = hand.record()
         except HandTextError as exc:
-            yield where, exc
+            yield hand.where, exc
+            continue
+        yield hand.where, record
 
 
 def read_hand_file(path: str | Path, *, check: bool = True) -> dict[str, Any]:
@@ -768,11 +941,15 @@ def read_hand_file(path: str | Path, *, check: bool = True) -> dict[str, Any]:
     """
     source = str(path)
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        with open(path, encoding="utf-8") as file:
+            text = file.read(MAX_HAND + 1)  # no more: a file of any size is not held whole
     except UnicodeDecodeError as exc:
         raise HandFileError(source, "$", not_utf8(exc)) from None
     except OSError as exc:
         raise HandFileError(source, "$", f"cannot read: {exc.strerror or exc}") from None
+    if len(text) > MAX_HAND:
+        raise HandFileError(source, "$", f"the file is over {MAX_HAND:,} characters long: a "
+                                         f"file of one hand is at most that ({LIMITS})")
     if is_notation(source, text):
         return read_hand_text(text, source)
     try:

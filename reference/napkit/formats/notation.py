@@ -29,6 +29,7 @@ from napkit.engine.actions import (
     Buy,
 )
 from napkit.engine.cards import SUIT_LETTERS, SUIT_NAMES, parse_card
+from napkit.output.tables import cut, printable
 
 FORMS = ("pass", "bid BID", "peek", "buy CARDS", "buy nothing", "take", "leave", "discard CARD",
          "name SUIT", "play CARD", "CARD", "ante", "sit out")
@@ -37,6 +38,19 @@ FORMS = ("pass", "bid BID", "peek", "buy CARDS", "buy nothing", "take", "leave",
 
 class NotationError(ValueError):
     """Text that is not an action; ``str()`` is one line saying what may be typed."""
+
+
+def quoted(text: str, limit: int = 40) -> str:
+    """Typed text quoted in a message: escaped for the terminal and, past ``limit`` columns,
+    cut, with its length said (a message stays one short line whatever was typed).
+
+    >>> from napkit.formats.notation import quoted
+    >>> print(quoted("fold"), quoted("x" * 5000, 8))
+    'fold' 'xxxxxxx…' (5,000 characters)
+    """
+    shown = printable(text)
+    kept = cut(shown, limit)
+    return f"'{kept}'" if kept == shown else f"'{kept}' ({len(text):,} characters)"
 
 
 def parse_action(text: str) -> Action:
@@ -62,11 +76,11 @@ def parse_action(text: str) -> Action:
             pass
     if words in (["sit", "out"], ["sitout"], ["sit-out"]):
         return SIT_OUT
-    raise _error(text, f"{words[0]!r} is not an action")
+    raise _error(text, f"{quoted(words[0])} is not an action")
 
 
 def _error(text: str, why: str) -> NotationError:
-    return NotationError(f"cannot read {text.strip()!r}: {why}; type one of: "
+    return NotationError(f"cannot read {quoted(text.strip())}: {why}; type one of: "
                          + ", ".join(FORMS))
 
 

@@ -18,9 +18,9 @@ import textwrap
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
-from napkit.formats.handtext import HandTextError, hand_items, is_notation
+from napkit.formats.handtext import MAX_LINE, HandTextError, is_notation, typed_hands
 from napkit.formats.records import (
     HAND_FORMAT,
     MATCH_FORMAT,
@@ -28,6 +28,7 @@ from napkit.formats.records import (
     check_hand_record,
     check_match_record,
 )
+from napkit.output.tables import cut, printable
 from napkit.reading import ReadError, loads, not_utf8
 from napkit.spec.schemas import schema_problems
 
@@ -173,15 +174,16 @@ def read_source(source: str) -> tuple[str, str | Problem]:
 def _records(source: str) -> Iterator[tuple[str, object | Problem]]:
     """The records of one source ('-': standard input), read as a stream (:func:`parse_lines`),
     or the problem reading it. A source in the hand notation (:func:`napkit.formats.handtext
-    .is_notation`: a ``.nap`` file, or text that starts as the notation does) is read whole."""
+    .is_notation`: a ``.nap`` file, or text that starts as the notation does) is read a hand
+    at a time (:func:`napkit.formats.handtext.typed_hands`)."""
     name = "<stdin>" if source == "-" else source
     counted = _Counted()
     try:
         if source == "-":
-            yield from _json_or_notation(counted.lines(sys.stdin), name)
+            yield from _json_or_notation(sys.stdin, counted, name)
             return
         with open(source, encoding="utf-8") as file:
-            yield from _json_or_notation(counted.lines(file), name)
+            yield from _json_or_notation(file, counted, name)
     except UnicodeDecodeError as exc:
         # The text is decoded a block at a time: the line is known, the byte within it not.
         yield name, FileProblem("$", None, not_utf8(exc, counted.read + 1))
@@ -189,24 +191,40 @@ def _records(source: str) -> Iterator[tuple[str, object | Problem]]:
         yield name, FileProblem("$", None, f"cannot read: {exc.strerror or exc}")
 
 
-def _json_or_notation(lines: Iterable[str], name: str) -> Iterator[tuple[str, object | Problem]]:
-    """The records of a source's lines: JSON (:func:`parse_lines`, as a stream), or the hand
-    notation, whose hands are read each on its own (:func:`napkit.formats.handtext
-    .hand_items`)."""
-    stream = iter(lines)
+def _json_or_notation(file: TextIO, counted: _Counted,
+                      name: str) -> Iterator[tuple[str, object | Problem]]:
+    """The records of a source: JSON (:func:`parse_lines`, a line at a time), or the hand
+    notation, a hand at a time, each read on its own (:func:`napkit.formats.handtext
+    .typed_hands`). Its lines up to the first that is not blank tell which; the notation's
+    are read :data:`~napkit.formats.handtext.MAX_LINE` characters at most at a time, so
+    that a line of any length is refused, not held."""
+    pieces = counted.lines(iter(lambda: file.readline(MAX_LINE + 1), ""))
     head: list[str] = []
-    for line in stream:
+    for line in pieces:
         head.append(line)
-        if line.strip():
+        if line.strip() or not line.endswith("\n"):
             break
     if not is_notation(name, "".join(head)):
-        yield from parse_lines(itertools.chain(head, stream), name)
+        if head and not head[-1].endswith("\n"):
+            head[-1] += file.readline()  # the rest of a long line: a JSON line may be long
+        yield from parse_lines(itertools.chain(head, counted.lines(file)), name)
         return
-    for where, item in hand_items("".join(itertools.chain(head, stream)), name):
-        if isinstance(item, HandTextError):
-            yield where, Problem(item.where, item.rule, item.message)
-        else:
-            yield where, item
+    for hand in typed_hands(itertools.chain(head, pieces), name):
+        if isinstance(hand, HandTextError):
+            yield name, Problem(hand.where, hand.rule, hand.message)
+            continue
+        try:
+            record: object | Problem = hand.record()
+        except HandTextError as exc:
+            record = Problem(exc.where, exc.rule, exc.message)
+        except Exception as exc:  # a bug of ours must not end the batch: report it, go on
+            record = Problem(f"line {hand.line}, column {hand.column}", None,
+                             f"napkit could not read this hand ({_bug(exc)}); please report it")
+        yield hand.where, record
+
+
+def _bug(exc: Exception) -> str:
+    return f"{type(exc).__name__}: {cut(printable(str(exc)), 200)}"
 
 
 class _Counted:
@@ -217,7 +235,7 @@ class _Counted:
 
     def lines(self, text: Iterable[str]) -> Iterator[str]:
         for line in text:
-            self.read += 1
+            self.read += line.endswith("\n")  # a long line may come in pieces
             yield line
 
 
@@ -231,13 +249,18 @@ def check_sources(sources: Iterable[str]) -> Iterator[Checked]:
     """Every record of every source, checked, in order, one at a time: a file of a million
     records is never held whole (a JSON Lines file is read a line at a time)."""
     for source in sources:
-        for where, value in _records(source):
-            if isinstance(value, FileProblem):
-                yield Checked(where, "file", "", (value,))
-            elif isinstance(value, Problem):
-                yield Checked(where, "?", "", (value,))
-            else:
-                yield check_record(value, where)
+        try:
+            for where, value in _records(source):
+                if isinstance(value, FileProblem):
+                    yield Checked(where, "file", "", (value,))
+                elif isinstance(value, Problem):
+                    yield Checked(where, "?", "", (value,))
+                else:
+                    yield check_record(value, where)
+        except Exception as exc:  # a bug of ours in one file must not keep the next unread
+            yield Checked("<stdin>" if source == "-" else source, "file", "", (FileProblem(
+                "$", None, f"napkit could not read the rest of this file ({_bug(exc)}); "
+                           "please report it"),))
 
 
 @dataclass
