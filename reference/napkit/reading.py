@@ -11,8 +11,8 @@ What is refused, and why:
   would talk about a value the reader does not see; TOML refuses it too);
 - a number with a point or an exponent where ``whole`` numbers are wanted (every number of
   napkit's formats is a whole number: JSON Schema counts ``1.0`` as an integer, Python does
-  not), or any number outside :data:`WHOLE` (±(2^53 - 1): a whole number every JSON reader
-  keeps exactly, as RFC 7493 advises);
+  not), and, whatever is wanted, any whole number outside :data:`WHOLE` (±(2^53 - 1): a
+  whole number every JSON reader keeps exactly, as RFC 7493 advises);
 - nesting deeper than :data:`MAX_DEPTH` and numbers of more than a few thousand digits, which
   Python's readers would give up on with a traceback.
 
@@ -38,7 +38,6 @@ from __future__ import annotations
 import json
 import math
 import re
-import tomllib
 from typing import Any
 
 from napkit.errors import json_path
@@ -144,7 +143,8 @@ _SAID = {
 
 def loads(text: str, *, whole: bool = True) -> Any:
     """The JSON value of ``text``, read strictly (see the module); ``whole``: every number must
-    be a whole number within :data:`WHOLE`. Raises :class:`ReadError`."""
+    be a whole number (else a fraction is read too, if finite). A whole number beyond
+    :data:`WHOLE` is refused either way. Raises :class:`ReadError`."""
     if text.startswith(BOM):
         text = text[1:]
     try:
@@ -255,7 +255,7 @@ def _check(value: Any, path: list[str | int], depth: int, found: _Findings,
         if kind is dict or kind is list or kind is _Twice:
             _check(item, [*path, key], depth + 1, found, whole)
         elif kind is int:
-            if not -WHOLE <= item <= WHOLE and whole:
+            if not -WHOLE <= item <= WHOLE:
                 _plain(item, [*path, key], whole)
         elif kind is not str and kind is not bool and item is not None:
             _plain(item, [*path, key], whole)
@@ -273,7 +273,7 @@ def _plain(value: Any, path: list[str | int], whole: bool) -> None:
         if not math.isfinite(value):
             raise ReadError(json_path(path), f"{value} is too large a number")
     elif type(value) is int:
-        if whole and not -WHOLE <= value <= WHOLE:
+        if not -WHOLE <= value <= WHOLE:
             raise ReadError(json_path(path), f"{value} is beyond the largest whole number "
                                              f"napkit reads (2^53 - 1 either way)")
     elif not (value is None or type(value) is str or type(value) is bool):
@@ -281,10 +281,12 @@ def _plain(value: Any, path: list[str | int], whole: bool) -> None:
         raise ReadError(json_path(path), f"a {type(value).__name__} is not allowed here")
 
 
-def loads_toml(text: str) -> dict[str, Any]:
+def loads_toml(text: str, *, whole: bool = True) -> dict[str, Any]:
     """The table of a TOML text (a ruleset file), read strictly: TOML's own rules (a key once,
     no NaN where :func:`loads` refuses it), nesting within :data:`MAX_DEPTH`, and the same
-    numbers as JSON. Raises :class:`ReadError`."""
+    numbers as JSON (``whole`` as :func:`loads` takes it). Raises :class:`ReadError`."""
+    import tomllib  # here, not above: most commands read no TOML (napkit --help is quicker)
+
     if text.startswith(BOM):
         text = text[1:]
     try:
@@ -304,7 +306,7 @@ def loads_toml(text: str) -> dict[str, Any]:
         if isinstance(exc, ReadError):
             raise
         raise ReadError("$", "a number with too many digits to read", "limit") from None
-    _check(table, [], 0, _Findings(), True)
+    _check(table, [], 0, _Findings(), whole)
     return table
 
 

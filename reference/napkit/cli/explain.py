@@ -6,7 +6,15 @@ from __future__ import annotations
 
 import argparse
 
-from napkit.cli.common import EXIT_PROBLEMS, HAND_HELP, Commands, print_lines, read_hand, spec
+from napkit.cli.common import (
+    EXIT_PROBLEMS,
+    HAND_HELP,
+    Commands,
+    print_lines,
+    read_hand,
+    spec,
+    whole_value,
+)
 from napkit.cli.common import width as width_now
 from napkit.errors import RuleError, UsageError
 
@@ -36,7 +44,7 @@ def register(commands: Commands) -> None:
         description=_EXPLAIN_HELP, epilog=_EXPLAIN_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter)
     explain.add_argument("hand", metavar="HAND", help=HAND_HELP)
-    explain.add_argument("--at", type=int, required=True, metavar="STEP",
+    explain.add_argument("--at", type=whole_value("a step", 1), required=True, metavar="STEP",
                          help="the step about to be made (1: the first action after the deal)")
     explain.add_argument("--under", metavar="RULESET",
                          help="another ruleset (id, id:option=choice, or a file); default: "

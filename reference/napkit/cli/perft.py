@@ -22,7 +22,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from napkit.cli.common import EXIT_PROBLEMS, Commands, print_lines
+from napkit.cli.common import (
+    EXIT_PROBLEMS,
+    Commands,
+    print_lines,
+    seconds_value,
+    whole_value,
+)
 from napkit.errors import RuleError, UsageError
 
 if TYPE_CHECKING:
@@ -91,14 +97,14 @@ def register(commands: Commands) -> None:
                                               program=args.program, timeout=args.timeout))
     command.add_argument("positions", nargs="*", metavar="POSITION",
                          help="a position file, or a published position's id or glob")
-    command.add_argument("--depth", type=_depth, metavar="N",
+    command.add_argument("--depth", type=whole_value("a depth", 0, 60), metavar="N",
                          help="count to this depth (else every published depth)")
     command.add_argument("--divide", action="store_true",
                          help="the count under each first action (one position, with --depth)")
     command.add_argument("--slow", action="store_true",
                          help="check the published counts marked slow too")
     command.add_argument("--json", action="store_true", help="print the results as JSON")
-    command.add_argument("--steps", type=_steps, metavar="K",
+    command.add_argument("--steps", type=whole_value("a number of steps", 0), metavar="K",
                          help="count from the position after the first K steps of POSITION "
                               "(a case's, say) instead of all of them")
     command.add_argument("--after", action="append", default=[], metavar="ACTION",
@@ -107,26 +113,12 @@ def register(commands: Commands) -> None:
                               "follow a divide down")
     command.add_argument("--list", action="store_true",
                          help="list the published positions (those POSITION selects, or all)")
-    command.add_argument("--timeout", type=float, default=60.0, metavar="S",
+    command.add_argument("--timeout", type=seconds_value, default=60.0, metavar="S",
                          help="with --program: the seconds a request may take (default 60)")
     command.add_argument("--program", nargs=argparse.REMAINDER, metavar="COMMAND",
                          help="ask the counts of this program over the adapter protocol (it "
                               "declares supports.perft; the rest of the line is its command; "
                               "none: napkit's own adapter) and find where a count differs")
-
-
-def _depth(text: str) -> int:
-    if not text.isdigit() or not 0 <= int(text) <= 60:
-        raise argparse.ArgumentTypeError(f"a depth is a whole number from 0 to 60, not "
-                                         f"{text[:40]!r}")
-    return int(text)
-
-
-def _steps(text: str) -> int:
-    if not text.isdigit() or len(text) > 9:
-        raise argparse.ArgumentTypeError(f"a number of steps is a whole number from 0, not "
-                                         f"{text[:40]!r}")
-    return int(text)
 
 
 # --- the command ----------------------------------------------------------------------------------
@@ -417,22 +409,24 @@ def _check_program(positions: Sequence[Position], command: Sequence[str], depth:
     """The counts of ``positions`` asked of a program over the protocol (spec/conformance.md
     5.3): a row per position, and where a count differs, where the legal actions differ."""
     from napkit.conform.perft.check import skip
+    from napkit.output.tables import printable, printable_lines
     from napkit.protocol.process import ProtocolError, Session, process_opener
 
     session = Session(process_opener(list(command)), timeout)
     try:
         hello = session.open()
     except ProtocolError as exc:
-        print(f"napkit: the program {' '.join(command)} could not be started: it "
-              f"{exc.message}", file=sys.stderr)
+        print(printable(f"napkit: the program {' '.join(command)} could not be started: it "
+                        f"{exc.message}"), file=sys.stderr)
         return EXIT_PROBLEMS
+    name = printable(hello.name)  # the program's, text from outside
     if hello.supports.get("perft") is not True:
         session.close()
-        print(f"napkit: {hello.name} does not declare supports.perft: it answers no perft "
+        print(f"napkit: {name} does not declare supports.perft: it answers no perft "
               "request (spec/conformance.md 5.3)", file=sys.stderr)
         return EXIT_PROBLEMS
     width = max([len("position"), *(len(p.id) for p in positions)])
-    print_lines([f"{hello.name} ({' '.join(command)})",
+    print_lines([f"{name} ({' '.join(command)})",
                  f"{'position':<{width}}  {'depths':>6}  {'count':>11}"])
     counted = wrong = skipped = 0
     began = time.perf_counter()
@@ -446,7 +440,7 @@ def _check_program(positions: Sequence[Position], command: Sequence[str], depth:
             asked, differ, lines = _program_rows(session, position, depth, slow, width)
             counted += asked
             wrong += differ
-            print_lines(lines)
+            print_lines(printable_lines(lines))  # they quote the program's answers
     finally:
         session.close()
     verdict = f"{wrong} positions DIFFER" if wrong else "all agree"

@@ -12,7 +12,7 @@ import os
 import random
 import sys
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from napkit import paths
 from napkit.cli.common import (
@@ -23,14 +23,13 @@ from napkit.cli.common import (
     ruleset_file,
     seed_value,
     spec,
+    whole_value,
 )
-from napkit.cli.table import InputEndedError, Table
-from napkit.engine.game import Game, compile_rules
 from napkit.errors import RuleError, SpecError, UsageError
-from napkit.formats.handtext import SUFFIX
-from napkit.output.files import is_stdout, refuse_clashes
-from napkit.output.records import Output
 from napkit.players.policy import PLAYER_KINDS
+
+if TYPE_CHECKING:  # the engine, the table and the files are imported by the commands' bodies
+    from napkit.engine.game import Game
 
 _PLAY_HELP = """\
 Play hands of Nap, or a match, in the terminal against the engine's own players, or watch
@@ -94,7 +93,8 @@ def register(commands: Commands) -> None:
                                                record=args.record))
     add_table_options(command)
     who = command.add_mutually_exclusive_group()
-    who.add_argument("--seat", type=int, metavar="N", help="play seat N yourself")
+    who.add_argument("--seat", type=whole_value("a seat", 0), metavar="N",
+                     help="play seat N yourself")
     who.add_argument("--watch", action="store_true",
                      help="let the engine's players play every seat (the default)")
     command.add_argument("--record", metavar="FILE",
@@ -109,13 +109,13 @@ def add_table_options(command: argparse.ArgumentParser) -> None:
     command.add_argument("--ruleset-file", metavar="FILE",
                          help="the game of this ruleset file (a house game: spec/README.md, "
                               "'House rulesets'), instead of RULESET")
-    command.add_argument("--players", type=int, metavar="N",
+    command.add_argument("--players", type=whole_value("a number of players", 1), metavar="N",
                          help="players at the table (default: 4, or the ruleset's nearest count)")
     command.add_argument("--option", action="append", default=[], metavar="NAME=CHOICE",
                          help="play with this option value (repeatable; see 'napkit rules show')")
     command.add_argument("--opponents", choices=PLAYER_KINDS, default="heuristic",
                          help="the engine's players (default: heuristic)")
-    command.add_argument("--hands", type=int, metavar="K",
+    command.add_argument("--hands", type=whole_value("a number of hands", 1), metavar="K",
                          help="deal K hands (default 1), or end the match after K hands")
     command.add_argument("--match", action="store_true", help="play a match (NAP-10)")
     command.add_argument("--seed", type=seed_value, metavar="S",
@@ -144,6 +144,8 @@ def setup(ruleset_id: str, players: int | None = None, options: Sequence[str] = 
           seat: int | None = None) -> tuple[Game, dict[str, str], int]:
     """The game, the option choices and the seed of ``napkit play`` or ``napkit record``;
     every usage error is raised here, before anything is played or written."""
+    from napkit.engine.game import Game, compile_rules
+
     the_spec = spec()
     ruleset = ruleset_argument(the_spec, ruleset_id)
     # Sorted, so that a record names its options in the same order however they were typed.
@@ -173,6 +175,8 @@ def play(ruleset_id: str, players: int | None = None, options: Sequence[str] = (
          seed: int | None = None, seat: int | None = None, record: str | None = None) -> int:
     """``napkit play``: play at the terminal table (seat ``seat`` read from standard input, or
     watching), printing the game; with ``record``, also write its record to that file."""
+    from napkit.output.files import is_stdout, refuse_clashes
+
     if record is not None:
         if is_stdout(record):
             raise UsageError("--record takes a file name (the game itself is printed on "
@@ -186,6 +190,9 @@ def play(ruleset_id: str, players: int | None = None, options: Sequence[str] = (
 def _play(ruleset_id: str, players: int | None, options: Sequence[str], opponents: str,
           hands: int | None, match: bool, seed: int | None, seat: int | None,
           record: str | None) -> int:
+    from napkit.cli.table import InputEndedError, Table
+    from napkit.output.records import Output
+
     game, choices, seed = setup(ruleset_id, players, options, hands, match, seed, seat)
     with Output(record) as output:  # a file that cannot be written fails before play
         table = Table(game, seat, opponents, seed)
@@ -211,10 +218,14 @@ def _play(ruleset_id: str, players: int | None, options: Sequence[str], opponent
 
 def notation(target: str | None) -> bool:
     """Whether a record file is written in the hand notation: a name ending in ``.nap``."""
+    from napkit.formats.handtext import SUFFIX
+
     return target is not None and target.lower().endswith(SUFFIX)
 
 
 def refuse_match_notation(target: str | None, match: bool, option: str) -> None:
+    from napkit.formats.handtext import SUFFIX
+
     if match and notation(target):
         raise UsageError(f"{option} {target}: the hand notation ({SUFFIX}) writes hands, not a "
                          "match: write a match's record as JSON (napkit-match/1)")

@@ -18,12 +18,13 @@ before it is written.
 from __future__ import annotations
 
 import copy
-import json
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from napkit.errors import UsageError
+from napkit.output.tables import cut, printable
+from napkit.reading import ReadError, loads
 from napkit.spec.loading import JSON, JSONObject
 from napkit.spec.rulesets import Ruleset
 
@@ -45,7 +46,10 @@ class Setting:
 
 def parse_setting(text: str) -> Setting:
     """``PARAM=VALUE``: VALUE is read as JSON (``10``, ``true``, ``null``, ``[3, 2]``) or else
-    taken as a string (``double-next``). A malformed one is a :class:`UsageError`.
+    taken as a string (``double-next``). A malformed one is a :class:`UsageError`, and so is
+    JSON that no house file may hold (read by :func:`napkit.reading.loads`, as a house file
+    is read: nested too deep, a number beyond 2^53 - 1 or with a point, a key twice), naming
+    where in the parameter.
 
     >>> from napkit.handbook.newhouse import parse_setting
     >>> parse_setting("throw_in.stakes=double-next").value
@@ -56,26 +60,36 @@ def parse_setting(text: str) -> Setting:
     name, equals, raw = text.partition("=")
     if not equals or not name or not raw:
         raise UsageError(f"--set takes PARAM=VALUE (throw_in.stakes=double-next, "
-                         f"bids[nap].win.each=10), not {text!r}")
+                         f"bids[nap].win.each=10), not {_shown(text)}")
     steps = name.strip().split(".")
     bid: str | None = None
     path: list[str] = []
     for n, step in enumerate(steps):
         found = _STEP.match(step)
         if found is None or (found[2] is not None and (n != 0 or found[1] != "bids")):
-            raise UsageError(f"--set {text!r}: {name!r} is not a parameter path (words joined "
-                             "by dots; a bid is bids[ID], as in bids[nap].win.each)")
+            raise UsageError(f"--set {_shown(text)}: {_shown(name)} is not a parameter path "
+                             "(words joined by dots; a bid is bids[ID], as in "
+                             "bids[nap].win.each)")
         path.append(found[1])
         if found[2] is not None:
             bid = found[2]
     if path == ["bids"] and bid is None:
-        raise UsageError(f"--set {text!r}: set a field of one bid (bids[ID].FIELD=VALUE); the "
-                         "whole list of bids is written in the file itself")
+        raise UsageError(f"--set {_shown(text)}: set a field of one bid (bids[ID].FIELD=VALUE); "
+                         "the whole list of bids is written in the file itself")
     try:
-        value: JSON = json.loads(raw)
-    except ValueError:
-        value = raw
+        value: JSON = loads(raw)  # the reader of every house file, with its limits
+    except ReadError as exc:
+        if exc.kind != "syntax":  # JSON, but JSON no house file may hold
+            where = f"$.params.{cut(name.strip(), 60)}{exc.where.removeprefix('$')}"
+            raise UsageError(f"--set {_shown(text)}: {where}: {exc.message}") from None
+        value = raw  # not JSON: a word
     return Setting(text, tuple(path), bid, value)
+
+
+def _shown(text: str) -> str:
+    """What was typed, quoted for a message: escaped, and shortened (saying its length)."""
+    shown = cut(printable(text), 60)
+    return f"'{shown}'" + (f" ({len(text):,} characters)" if shown != printable(text) else "")
 
 
 def house_document(parent: Ruleset, choices: Mapping[str, str],
@@ -97,7 +111,7 @@ def house_document(parent: Ruleset, choices: Mapping[str, str],
                           None)
             if target is None:
                 known = ", ".join(str(b.get("id")) for b in bids if isinstance(b, dict))
-                raise UsageError(f"--set {setting.text!r}: {parent.id} has no bid "
+                raise UsageError(f"--set {_shown(setting.text)}: {parent.id} has no bid "
                                  f"{setting.bid!r} (its bids: {known})")
             _put(target, setting.path[1:], setting.value)
         else:

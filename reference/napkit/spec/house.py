@@ -29,6 +29,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
+from typing import cast
 
 from napkit.engine.game import Game, compile_rules
 from napkit.engine.match import new_match
@@ -55,6 +56,17 @@ HOUSE_SCHEMA = "house-ruleset"
 # The seeds of the hands played to see that the engine plays the game (one hand per seed, for
 # each number of players its default options allow, and a short match).
 _TRIAL_SEEDS = (1, 2)
+
+#: The most bids a house file may list (spec/formats.md, "House files: limits"): no game of
+#: Nap has more than a dozen, and each bid is checked and played under the options.
+MAX_BIDS = 100
+#: The most entries a house file's ``options`` and ``params`` may have: each must be one of
+#: its parent's (a ruleset has a handful), and each other is a problem with its suggestion.
+MAX_ENTRIES = 100
+#: The longest ``title`` and ``description`` a house file may have, in characters: they are
+#: printed on the terminal and the rules sheet, where a name of pages is no name.
+MAX_TITLE = 200
+MAX_DESCRIPTION = 10_000
 
 
 @dataclass(frozen=True)
@@ -143,6 +155,9 @@ def house_from_document(document: JSONObject, path: Path, file: str, spec: Spec,
     """:func:`read_house_ruleset` for a document already parsed."""
     if not is_house_document(document):
         return None, [SpecError(file, "$.house", _not_house(document))]
+    problems = _beyond_limits(document, file)
+    if problems:
+        return None, problems
     problems = _unknown_params(document, file, spec)
     if problems:
         params = document.get("params")
@@ -184,6 +199,29 @@ def house_from_document(document: JSONObject, path: Path, file: str, spec: Spec,
     if not problems:
         problems = trial_problems(ruleset)
     return ruleset, problems
+
+
+def _beyond_limits(document: JSONObject, file: str) -> list[SpecError]:
+    """A house file longer than any game needs: refused before it is checked, whose time
+    grows with its bids and the problems of its entries (spec/formats.md, "House files:
+    limits")."""
+    problems = []
+    params = document.get("params")
+    bids = params.get("bids") if isinstance(params, dict) else None
+    if isinstance(bids, list) and len(bids) > MAX_BIDS:
+        problems.append(SpecError(file, "$.params.bids", f"{len(bids):,} bids: a house game has "
+                                                         f"at most {MAX_BIDS}"))
+    for key, what in (("options", "options changed"), ("params", "parameters")):
+        entries = document.get(key)
+        if isinstance(entries, dict) and len(entries) > MAX_ENTRIES:
+            problems.append(SpecError(file, f"$.{key}", f"{len(entries):,} {what}: a house "
+                                                        f"file has at most {MAX_ENTRIES}"))
+    for key, most in (("title", MAX_TITLE), ("description", MAX_DESCRIPTION)):
+        text = document.get(key)
+        if isinstance(text, str) and len(text) > most:
+            problems.append(SpecError(file, f"$.{key}", f"{len(text):,} characters: a house "
+                                                        f"game's {key} has at most {most:,}"))
+    return problems
 
 
 _PATH_PART = re.compile(r'\.([A-Za-z_][A-Za-z0-9_]*)|\[(\d+)\]|\["((?:[^"\\]|\\.)*)"\]')
@@ -491,17 +529,40 @@ def playability_problems(ruleset: Ruleset) -> list[SpecError]:
     defaults = {name: option.default for name, option in ruleset.options.items()}
     raw_bids = ruleset.params.get("bids")
     bid_list = raw_bids if isinstance(raw_bids, list) else []
+    # Each value is checked once, not under each of up to hundreds of combinations (which made
+    # a house file of thousands of bids take minutes): resolve_kept shares a value between the
+    # combinations of options it does not read, so the same object is the same check. The
+    # bids (with the widow and pool they are checked against) by identity; and a combination
+    # is compiled only if it holds a parameter's value not yet compiled without fault, each
+    # field of the engine's rules being compiled from one parameter alone (compile_rules).
+    # The values are kept here, so that no other takes their ids.
+    positions_of: dict[int, tuple[JSON, list[int]]] = {}
+    checked: dict[tuple[int, int, int], tuple[JSON, JSON, JSON]] = {}
+    compiled: dict[tuple[str, int], JSON] = {}
     for values in ruleset.option_combinations(only_relevant=True):
         try:
-            resolved = ruleset.resolve(values)
+            # resolve's JSON, shared: read here, never changed.
+            resolved = cast(JSONObject, ruleset.resolve_kept(values))
         except SpecError:
             continue  # a switch without its case: the spec's checks report it
-        positions = [i for i, bid in enumerate(bid_list) if bid_present(bid, values)]
-        problems = _bid_problems(resolved, positions) + _deal_problems(resolved)
-        try:
-            compile_rules(resolved, ruleset.file)
-        except SpecError as exc:
-            problems.append((_params_path(exc.path, positions), exc.message))
+        bids, widow, pool = resolved.get("bids"), resolved.get("widow"), resolved.get("pool")
+        if id(bids) not in positions_of:  # the bids present: those of these very bids
+            positions_of[id(bids)] = (bids, [i for i, bid in enumerate(bid_list)
+                                             if bid_present(bid, values)])
+        positions = positions_of[id(bids)][1]
+        problems = []
+        if (id(bids), id(widow), id(pool)) not in checked:
+            checked[id(bids), id(widow), id(pool)] = (bids, widow, pool)
+            problems += _bid_problems(resolved, positions)
+        problems += _deal_problems(resolved)
+        pieces = {(key, id(value)): value for key, value in resolved.items()}
+        if not pieces.keys() <= compiled.keys():
+            try:
+                compile_rules(resolved, ruleset.file)
+            except SpecError as exc:
+                problems.append((_params_path(exc.path, positions), exc.message))
+            else:
+                compiled.update(pieces)
         combination = _combination(values, defaults)
         for problem in problems:
             found.setdefault(problem, combination)

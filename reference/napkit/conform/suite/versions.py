@@ -16,13 +16,13 @@ so that a program or a file written for an older law book is judged by the rule 
 
 from __future__ import annotations
 
-import tomllib
 from functools import cache
 from pathlib import Path
 from typing import Any
 
 from napkit import __version__, paths
 from napkit.errors import SpecError
+from napkit.reading import ReadError, loads_toml
 
 SUITE_FILE = "suite.toml"  # in the suite folder, beside the rulesets' folders of cases
 LAWBOOK_FILE = "version.toml"  # in the spec folder
@@ -41,9 +41,9 @@ def _toml(path: Path) -> dict[str, Any] | None:
     except (OSError, UnicodeDecodeError) as exc:
         raise SpecError(str(path), "$", f"cannot read: {exc}") from None
     try:
-        return tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise SpecError(str(path), "$", str(exc)) from None
+        return loads_toml(text, whole=False)  # strictly, with napkit's limits: see napkit.reading
+    except ReadError as exc:
+        raise SpecError(str(path), exc.where, exc.what("TOML")) from None
 
 
 def _version(path: Path, key: str) -> str | None:

@@ -1,0 +1,174 @@
+"""House files and ``napkit rules new`` against hostile input (issue 27, defects 7 and 9):
+a --set value is read as a house file's JSON is (one reader, with its limits), so that
+nothing is written that ``napkit rules check`` then refuses, and nothing gives a traceback;
+a house file is refused beyond the limits spec/formats.md states, with the message it says;
+and the checks of a house file do each piece of work once, not once for each of the hundreds
+of combinations of its options."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from napkit import paths
+from napkit.cli import EXIT_USAGE, main
+from napkit.engine.game import compile_rules
+from napkit.spec import checks, house
+from napkit.spec.catalog import default_spec
+from napkit.spec.house import MAX_BIDS, MAX_DESCRIPTION, MAX_ENTRIES, MAX_TITLE, read_house_ruleset
+
+Capture = pytest.CaptureFixture[str]
+WHOLE = 2**53 - 1
+
+
+def new(capsys: Capture, out: Path, *settings: str) -> tuple[int, str]:
+    argv = ["rules", "new", "--from", "classic", "-o", str(out)]
+    for setting in settings:
+        argv += ["--set", setting]
+    status = main(argv)
+    return status, capsys.readouterr().err
+
+
+@pytest.mark.parametrize(("setting", "where", "words"), [
+    ("x=" + "[" * 10_000 + "]" * 10_000, "$.params.x",
+     "arrays or objects nested too deeply (over 100 levels)"),
+    ("x=" + "[" * 150 + "]" * 150, "$.params.x[0][0][0][0][0]...",
+     "arrays or objects nested too deeply (over 100 levels)"),
+    ("x=" + '{"a": ' * 5000 + "1" + "}" * 5000, "$.params.x", "nested too deeply"),
+    (f"bids[nap].win.each={WHOLE + 1}", "$.params.bids[nap].win.each",
+     f"{WHOLE + 1} is beyond the largest whole number napkit reads"),
+    (f"ante.amount=-{WHOLE + 1}", "$.params.ante.amount", "is beyond the largest whole number"),
+    ("ante.amount=" + "9" * 5000, "$.params.ante.amount", "a number with too many digits"),
+    ("ante.amount=1.5", "$.params.ante.amount", "1.5 is not a whole number"),
+    ("ante.amount=1e400", "$.params.ante.amount", "1e400 is not a whole number"),
+    ('throw_in={"stakes": 1, "stakes": 2}', "$.params.throw_in", 'the key "stakes" is given '
+                                                                 "twice"),
+])
+def test_a_set_value_no_house_file_may_hold_is_refused_by_rules_new(
+        setting: str, where: str, words: str, tmp_path: Path, capsys: Capture) -> None:
+    """Defect 7: a deep value was a RecursionError traceback; a number beyond 2^53 - 1 was
+    written, and rules check then refused the file."""
+    out = tmp_path / "house.json"
+    status, err = new(capsys, out, setting)
+    assert status == EXIT_USAGE and not out.exists(), err[:2000]
+    assert err.count("\n") == 1 and "Traceback" not in err, err[:2000]
+    assert err.startswith("napkit: --set '") and f": {where}: " in err and words in err, err
+    if len(setting) > 60:  # the value typed, shortened, saying its length
+        assert f"({len(setting):,} characters)" in err and len(err) < 400, err
+
+
+def test_what_rules_new_writes_rules_check_reads(tmp_path: Path, capsys: Capture) -> None:
+    out = tmp_path / "house.json"
+    status, err = new(capsys, out, f"bids[nap].win.each={WHOLE}", "throw_in.stakes=double-next")
+    assert status == 0, err
+    assert json.loads(out.read_text(encoding="utf-8"))["params"]["throw_in"] == {
+        "stakes": "double-next"}
+    assert main(["rules", "check", str(out)]) == 0, capsys.readouterr().err
+
+
+def test_a_word_that_is_not_json_is_still_a_word(tmp_path: Path, capsys: Capture) -> None:
+    """Only JSON no file may hold is refused: text that is not JSON at all is a string."""
+    out = tmp_path / "house.json"
+    status, err = new(capsys, out, "throw_in.stakes=double-next", "naming.void_suit=NaN")
+    assert status == 1 and not out.exists()  # NaN is no choice of void_suit: checked, refused
+    assert "$.params.naming.void_suit: \"NaN\" is not a valid value here" in err, err
+
+
+# --- limits -----------------------------------------------------------------------------------
+def bids(count: int) -> list[dict[str, Any]]:
+    return [{"id": f"b{i}", "name": f"B{i}", "tricks": 1 + i % 5, "trumps": "first-card-led",
+             "lead": "any", "win": {"each": 1 + i % 5}, "lose": {"each": 1 + i % 5}}
+            for i in range(count)]
+
+
+def house_file(tmp_path: Path, **changes: Any) -> Path:
+    document = {"house": True, "id": "many", "title": "Many bids", "extends": "classic",
+                "options": {"wellington-shuffle": {"choices": ["nap-only"]}},
+                "params": {"preparation": {"shuffle_after_made": ["b5"]}}}
+    for key, value in changes.items():
+        target = document["params"] if key == "bids" else document
+        assert isinstance(target, dict)
+        target[key] = value
+    path = tmp_path / "house.json"
+    path.write_text(json.dumps(document), encoding="utf-8")
+    return path
+
+
+def doc_limits() -> dict[str, str]:
+    """spec/formats.md's table of a house file's limits: the message of each, by its path."""
+    page = (paths.spec_dir() / "formats.md").read_text(encoding="utf-8")
+    section = page.split("### House files: limits", 1)[1].split("\n#", 1)[0]
+    rows = re.findall(r"^\| [^|]+ \| ([\d,]+) \| `house\.json: (\$[.\w]+): (.+)` \|$",
+                      section, re.MULTILINE)
+    assert len(rows) == 5, section
+    most = {"$.params.bids": MAX_BIDS, "$.options": MAX_ENTRIES, "$.params": MAX_ENTRIES,
+            "$.title": MAX_TITLE, "$.description": MAX_DESCRIPTION}
+    assert all(int(n.replace(",", "")) == most[where] for n, where, _ in rows), rows
+    return {where: message for _, where, message in rows}
+
+
+def test_a_house_file_beyond_its_limits_is_refused_as_the_spec_says(tmp_path: Path,
+                                                                    capsys: Capture) -> None:
+    """Defect 9: 5,000 bids took minutes to check; the spec states the limits and their
+    messages, which are the reader's word for word."""
+    said = doc_limits()
+    options = {f"option-{n}": {"default": "x"} for n in range(150)}
+    params = {f"param_{n}": 1 for n in range(150)}
+    for changes, where in (({"bids": bids(5000)}, "$.params.bids"),
+                           ({"options": options}, "$.options"),
+                           ({"params": params}, "$.params"),
+                           ({"title": "T" * 5000}, "$.title"),
+                           ({"description": "D" * 20000}, "$.description")):
+        path = house_file(tmp_path, **changes)
+        ruleset, problems = read_house_ruleset(path, "house.json")
+        assert ruleset is None and [str(p) for p in problems] == [
+            f"house.json: {where}: {said[where]}"]
+        assert main(["rules", "check", str(path)]) == 1
+        out = capsys.readouterr().out.splitlines()
+        assert out == [f"{path}: {where}: {said[where]}", "1 problem in 1 ruleset file."]
+
+
+def test_a_house_file_at_its_limits_is_read(tmp_path: Path) -> None:
+    path = house_file(tmp_path, bids=bids(MAX_BIDS))
+    ruleset, problems = read_house_ruleset(path)
+    assert problems == [] and ruleset is not None
+    assert ruleset.params["bids"] == bids(MAX_BIDS)
+
+
+def test_each_check_of_the_bids_is_made_once_not_under_every_combination(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Defect 9: the bids were checked, and the whole game compiled, under each of classic's
+    192 combinations of options (and each bid's check built a set of every later bid), so
+    that checking took time in the square of the bids. Each value is now checked once."""
+    classic = default_spec().rulesets["classic"]
+    combinations = sum(1 for _ in classic.option_combinations(only_relevant=True))
+    assert combinations > 100  # what made the checks slow
+    calls = {"checks": 0, "house": 0, "compile": 0}
+
+    def counted(name: str, real: Any) -> Any:
+        def call(*args: Any, **kwargs: Any) -> Any:
+            calls[name] += 1
+            return real(*args, **kwargs)
+        return call
+
+    monkeypatch.setattr(checks, "_bid_problems", counted("checks", checks._bid_problems))
+    monkeypatch.setattr(house, "_bid_problems", counted("house", house._bid_problems))
+    monkeypatch.setattr(house, "compile_rules", counted("compile", compile_rules))
+    ruleset, problems = read_house_ruleset(house_file(tmp_path, bids=bids(MAX_BIDS)))
+    assert problems == [] and ruleset is not None
+    # Once for each value (the bids do not change with the options; the preparation they are
+    # checked against does, four ways), and the game compiled until each value of each
+    # parameter has been: a few times, where each was done 192 times.
+    assert calls["house"] == 1 and calls["checks"] <= 8 and calls["compile"] <= 16, calls
+
+    # The same problems as before, each with the first combination it appears under.
+    bad = bids(3) + [{**bids(1)[0], "id": "b1"}]  # b1 twice
+    ruleset, problems = read_house_ruleset(house_file(tmp_path, bids=bad), "house.json")
+    assert [str(p) for p in problems] == [
+        "house.json: $.params.bids[3].id: bid b1 appears twice in many's bids (with the "
+        "default options)",
+        "house.json: $.params.preparation.shuffle_after_made[0]: b5 is not a bid of many "
+        "(with the default options)"]
