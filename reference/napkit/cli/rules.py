@@ -28,18 +28,12 @@ from napkit.cli.common import (
     ruleset_file,
     spec,
     suggest,
+    whole_value,
 )
 from napkit.errors import SpecError, SpecProblemsError, UsageError
-from napkit.handbook import search as rules_search
-from napkit.handbook.newhouse import house_document, parse_setting
-from napkit.handbook.sheet import sheet_html
-from napkit.output.files import STDOUT, refuse_clashes, write_text
-from napkit.spec import views
-from napkit.spec.catalog import load_ruleset_file, read_spec
-from napkit.spec.checks import check_ruleset, check_spec
-from napkit.spec.compare import compare
-from napkit.spec.house import house_from_document, is_house_document, read_house_ruleset
-from napkit.spec.loading import read_document
+
+# The spec's readers and views are imported by the actions that use them, not here: building
+# the parsers (napkit --help) must not load them (tests/test_startup_imports.py).
 
 # What each action's --help shows as its example (tests/test_cli_help.py runs each one).
 EXAMPLES = {
@@ -101,7 +95,8 @@ def register(commands: Commands) -> None:
                   "find the rules, decisions and options about a question or topic, best first")
     search_.add_argument("words", nargs="+", metavar="WORDS",
                          help="the question or topic in words (\"must I lead a trump?\")")
-    search_.add_argument("-n", "--limit", type=_count, default=5, metavar="N",
+    search_.add_argument("-n", "--limit", type=whole_value("a number of results", 1), default=5,
+                         metavar="N",
                          help="show the N best (default 5)")
     search_.add_argument("--json", action="store_true", help="print the results as JSON")
     new_ = add("new", lambda args: new(args.parent, args.option, args.set, args.id, args.title,
@@ -132,13 +127,6 @@ def register(commands: Commands) -> None:
                              "beside the sheet, lawbook.html#NAP-...)")
 
 
-def _count(text: str) -> int:
-    if not text.isdigit() or int(text) < 1:
-        raise argparse.ArgumentTypeError(f"a number of results is a whole number above 0, "
-                                         f"not {text!r}")
-    return int(text)
-
-
 def _help(parser: argparse.ArgumentParser) -> int:
     parser.print_help(sys.stderr)
     return EXIT_USAGE
@@ -146,22 +134,30 @@ def _help(parser: argparse.ArgumentParser) -> int:
 
 def list_rulesets() -> int:
     """``napkit rules list``: every ruleset, its source and player counts."""
+    from napkit.spec import views
+
     print_lines(views.list_view(spec()))
     return 0
 
 
 def show(ruleset_id: str, options: Sequence[str] = ()) -> int:
     """``napkit rules show RULESET [--option NAME=CHOICE]...``: one ruleset (an id or a file)."""
+    from napkit.output.tables import printable_lines
+    from napkit.spec import views
+
     the_spec = spec()
     ruleset = ruleset_argument(the_spec, ruleset_id)
     choices = option_choices(list(options), "--option")
     ruleset.option_values(choices)  # an unknown option or choice is a usage error
-    print_lines(views.show_view(the_spec, ruleset, choices))
+    # A ruleset file's title, description and names are text from outside.
+    print_lines(printable_lines(views.show_view(the_spec, ruleset, choices)))
     return 0
 
 
 def rule(rule_id: str) -> int:
     """``napkit rules rule RULE_ID``: one rule, with every ruleset's citation for it."""
+    from napkit.spec import views
+
     the_spec = spec()
     found = the_spec.lawbook.get(rule_id)
     if found is None:
@@ -174,6 +170,9 @@ def rule(rule_id: str) -> int:
 def compare_rulesets(a_id: str, b_id: str, options_a: Sequence[str] = (),
                      options_b: Sequence[str] = ()) -> int:
     """``napkit rules compare A B``: where two rulesets differ, rule by rule."""
+    from napkit.spec import views
+    from napkit.spec.compare import compare
+
     the_spec = spec()
     a, b = ruleset_argument(the_spec, a_id), ruleset_argument(the_spec, b_id)
     choices_a = option_choices(list(options_a), "--option-a")
@@ -185,6 +184,8 @@ def compare_rulesets(a_id: str, b_id: str, options_a: Sequence[str] = (),
 
 def decisions(decision_id: str | None = None) -> int:
     """``napkit rules decisions [DEC_ID]``: the decisions register, or one decision."""
+    from napkit.spec import views
+
     the_spec = spec()
     if decision_id is None:
         print_lines(views.decisions_view(the_spec))
@@ -199,13 +200,18 @@ def decisions(decision_id: str | None = None) -> int:
 
 def check(files: Sequence[str] = ()) -> int:
     """``napkit rules check [FILE]...``: check the spec, or ruleset files of your own."""
+    from napkit.output.tables import printable
+    from napkit.spec import views
+    from napkit.spec.catalog import read_spec
+    from napkit.spec.checks import check_spec
+
     if files:
         return _check_files(list(files))
     the_spec, problems = read_spec()
     if not problems:
         problems = check_spec(the_spec, paths.sources_dir())
     for problem in problems:
-        print(problem)
+        print(printable(str(problem)))
     what = (f"the spec ({len(the_spec.rulesets)} rulesets, {len(the_spec.lawbook.rules)} rules, "
             f"{len(the_spec.register.decisions)} decisions)")
     print(views.check_summary(problems, what))
@@ -216,6 +222,13 @@ def check(files: Sequence[str] = ()) -> int:
 
 
 def _check_files(files: list[str]) -> int:
+    from napkit.output.tables import printable, printable_lines
+    from napkit.spec import views
+    from napkit.spec.catalog import load_ruleset_file
+    from napkit.spec.checks import check_ruleset
+    from napkit.spec.house import is_house_document, read_house_ruleset
+    from napkit.spec.loading import read_document
+
     the_spec = spec()
     problems: list[SpecError] = []
     for file in files:
@@ -223,7 +236,8 @@ def _check_files(files: list[str]) -> int:
             if is_house_document(read_document(Path(file), file)):
                 house, found = read_house_ruleset(Path(file), file, the_spec)
                 if house is not None:
-                    print_lines(views.house_lines(house))
+                    # Its title and names are text from outside.
+                    print_lines(printable_lines(views.house_lines(house)))
                 problems += found
                 continue
             ruleset = load_ruleset_file(Path(file), file, the_spec)
@@ -235,7 +249,7 @@ def _check_files(files: list[str]) -> int:
             continue
         problems += check_ruleset(ruleset, the_spec)
     for problem in problems:
-        print(problem)
+        print(printable(str(problem)))
     count = len(files)
     print(views.check_summary(problems, f"{count} ruleset file{'s' if count != 1 else ''}"))
     return EXIT_PROBLEMS if problems else 0
@@ -245,6 +259,8 @@ def search(words: Sequence[str], limit: int = 5, as_json: bool = False) -> int:
     """``napkit rules search WORDS``: the rules, decisions and options about a question, best
     first, each with its id and each ruleset's value; one line on stderr (status 1) when none
     is found."""
+    from napkit.handbook import search as rules_search
+
     the_spec = spec()
     question = " ".join(words)
     hits = rules_search.search(the_spec, question, limit)
@@ -268,6 +284,11 @@ def new(parent_id: str, options: Sequence[str] = (), settings: Sequence[str] = (
     FILE``: a house ruleset file, checked as ``napkit rules check`` checks one before it is
     written; with any problem, each is printed (the file and the JSON path) and nothing is
     written."""
+    from napkit.handbook.newhouse import house_document, parse_setting
+    from napkit.output.files import STDOUT, write_text
+    from napkit.spec import views
+    from napkit.spec.house import house_from_document
+
     the_spec = spec()
     parent = the_spec.rulesets.get(parent_id)
     if parent is None:
@@ -300,6 +321,9 @@ def sheet(ruleset_id: str, options: Sequence[str] = (), output: str = "-",
           site: str = "") -> int:
     """``napkit rules sheet RULESET|FILE [--option NAME=CHOICE]... -o FILE``: the ruleset's
     rules on one printable page, HTML."""
+    from napkit.handbook.sheet import sheet_html
+    from napkit.output.files import STDOUT, refuse_clashes, write_text
+
     path = ruleset_file(ruleset_id)
     if output != STDOUT and path is not None:  # a house file, read: never the page's place
         refuse_clashes([("-o", output)], [("the ruleset file", path)])

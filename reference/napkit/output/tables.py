@@ -7,7 +7,9 @@ ideograph, an emoji) takes two columns, a combining accent none. Every text cell
 through :func:`printable` first, since cells come from outside (case files, house rulesets,
 a program's name): a control character (an escape sequence that would move the cursor or
 recolour the terminal, a line break, a right-to-left override) is shown as its escape
-(``\\x1b``, ``\\n``, ``\\u202e``), never sent to the terminal.
+(``\\x1b``, ``\\n``, ``\\u202e``), never sent to the terminal. Lines that are not a table's
+go through :func:`printable_lines` as they are printed, and a long string from outside is
+kept as its beginning and its length (:func:`shorten`).
 
 >>> print("\\n".join(table(["ruleset", "cases", "share"], [["pagat", 328, "10%"],
 ...                                                       ["napoleon ♠", 1204, "38%"]],
@@ -20,6 +22,7 @@ napoleon ♠   1204    38%
 
 from __future__ import annotations
 
+import re
 import textwrap
 import unicodedata
 from collections.abc import Iterable, Sequence
@@ -91,6 +94,37 @@ def cut(text: str, limit: int) -> str:
             break
         kept += char
     return kept + "…"
+
+
+_SHORTENED = re.compile(r"…\(([0-9]{1,3}(?:,[0-9]{3})*) characters\)\Z")
+
+
+def shorten(text: str, limit: int) -> str:
+    """``text`` if it has at most ``limit`` characters, else its first ``limit`` and its
+    length, so that a reader knows how much was left out: what napkit keeps and shows of a
+    string from outside (a program's name or reasons, spec/conformance.md 2.6). A text
+    shortened already keeps the length it said.
+
+    >>> shorten("x" * 1_048_576, 3)
+    'xxx…(1,048,576 characters)'
+    >>> shorten(shorten("x" * 1_048_576, 3), 2)
+    'xx…(1,048,576 characters)'
+    """
+    if len(text) <= limit:
+        return text
+    said = _SHORTENED.search(text, max(0, len(text) - 40))
+    if said is None:
+        return f"{text[:limit]}…({len(text):,} characters)"
+    kept = text[:said.start()]
+    return text if len(kept) <= limit else f"{kept[:limit]}…({said.group(1)} characters)"
+
+
+def printable_lines(lines: Iterable[str]) -> list[str]:
+    """Lines safe to print, each one line: every control character in them escaped
+    (:func:`printable`), so that text from outside can neither drive the terminal nor, with a
+    line break or a carriage return, forge a line of its own (an ``ok:`` verdict). The last
+    step of every renderer of lines that may hold such text."""
+    return [printable(line) for line in lines]
 
 
 def _text(cell: Cell) -> str:

@@ -19,11 +19,14 @@ answers another request or answers with an object its schema refuses raises
 the caller then kills the program and starts it again. Responses are read as strictly as
 every input of napkit (:func:`napkit.reading.loads`: no NaN, no key twice, whole numbers only)
 and a response line is at most :data:`MAX_LINE` bytes: the reading of a line never holds more
-than that, and scans each byte once however long the line.
+than that, and scans each byte once however long the line. What a program sends is kept
+within the limits of spec/conformance.md 2.6 from the moment it is read (:func:`bounded`,
+:data:`LONGEST_TEXT`): a program that floods its output grows nothing downstream.
 """
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import json
 import os
@@ -37,7 +40,8 @@ from dataclasses import dataclass
 from typing import Any, Protocol, cast
 
 from napkit.formats.jsontext import dumps
-from napkit.reading import LineMemo, ReadError, not_utf8
+from napkit.output.tables import shorten
+from napkit.reading import LineMemo, ReadError, loads, not_utf8
 from napkit.spec.schemas import action_valid, is_valid, schema_problems
 
 PROTOCOL = "napkit-adapter/1"
@@ -47,6 +51,17 @@ JSONObject = dict[str, Any]
 #: a longer one is not an answer (the longest napkit writes, its hello, is under 2 KB).
 MAX_LINE = 64 * 1024 * 1024
 STDERR_KEPT = 64 * 1024  # bytes of the program's standard error kept for reports
+#: The most kept of a string a program sends (spec/conformance.md 2.6), in
+#: characters: its name and its version; any other string of an answer (a refusal's reason,
+#: an error's message, a name it declares), and each line of its standard error. A longer one
+#: is kept as its first characters and its length (napkit.output.tables.shorten), as soon as
+#: its line is read: reports, the terminal and whatever a run keeps never hold the rest.
+LONGEST_NAME = 100
+LONGEST_TEXT = 1000
+#: A response line longer than this, in bytes, is read without the memo of lines
+#: (reading.LineMemo), which keeps each line it reads: the longest napkit's adapter writes is
+#: about 2 KB, and 4,096 long lines of a program that floods would be kept there whole.
+MEMO_LINE = 8 * 1024
 #: What a caller expects the answer to a request to be, as napkit's adapter writes it: a
 #: function giving the line's text after the id (from its comma on, without the newline) and
 #: the value that text reads as, without the id, a new dict at each call. A line that is
@@ -119,6 +134,21 @@ class InProcessChannel:
 
 
 # --- a program in its own process ----------------------------------------------------------
+#: Every program this process started and has not ended yet. A program runs in its own
+#: session, so the terminal's Ctrl-C never reaches it: whatever way napkit ends (an interrupt
+#: in a handshake, a SIGTERM, an error of ours), the programs it started end with it.
+_RUNNING: dict[int, ProcessChannel] = {}
+
+
+@atexit.register
+def end_programs() -> None:
+    """End every program this process started that is still running (at exit: the
+    ``napkit`` command's quick exit, which skips ``atexit``, calls it itself)."""
+    for channel in list(_RUNNING.values()):
+        if channel._owner == os.getpid():  # not a forked worker's copy of its parent's
+            channel.kill()
+
+
 class ProcessChannel:
     """A program started once and spoken to in JSON Lines.
 
@@ -127,10 +157,15 @@ class ProcessChannel:
     (a program that writes a lot there never blocks on it).
     """
 
-    def __init__(self, command: Sequence[str], cwd: str | None = None) -> None:
+    def __init__(self, command: Sequence[str], cwd: str | None = None,
+                 started: Any = None) -> None:
+        # ``started``: the program already running, as a subprocess.Popen shows it (its pid,
+        # its three pipes, poll, wait, kill), in its own process group: napkit's reference
+        # adapter forked from the harness (napkit.protocol.adapter.Forked), ``command`` what
+        # would start it.
         self.command = list(command)
         try:
-            self.proc = subprocess.Popen(
+            self.proc = started if started is not None else subprocess.Popen(
                 self.command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE, bufsize=0, cwd=cwd,
                 start_new_session=True)  # its own process group: kill() ends its children too
@@ -138,6 +173,8 @@ class ProcessChannel:
             raise ProtocolError("cannot-start", f"cannot start {' '.join(self.command)}: "
                                                 f"{exc.strerror or exc}") from None
         assert self.proc.stdin and self.proc.stdout and self.proc.stderr
+        self._owner = os.getpid()
+        _RUNNING[id(self)] = self
         self._in = self.proc.stdin.fileno()
         self._out = self.proc.stdout.fileno()
         self._err = self.proc.stderr.fileno()
@@ -308,9 +345,13 @@ class ProcessChannel:
         """The value of a response line, read strictly (napkit.reading.loads): ProtocolError
         for one that is not UTF-8, not JSON, or JSON no napkit format has (NaN, a key twice,
         1.0 for a whole number), naming where. (A line that is exactly the expected text is
-        taken before: :meth:`_exact`.)"""
+        taken before: :meth:`_exact`.) Its strings are kept to :data:`LONGEST_TEXT`
+        characters (:func:`bounded`); a line no longer than that holds none longer."""
         try:
-            return self._lines.read(raw)
+            if len(raw) > MEMO_LINE:
+                return bounded(loads(raw.decode()))
+            value = self._lines.read(raw)
+            return value if len(raw) <= LONGEST_TEXT else bounded(value)
         except UnicodeDecodeError as exc:
             problem = f"is {not_utf8(exc)}"
         except ReadError as exc:
@@ -379,7 +420,8 @@ class ProcessChannel:
 
     def stderr_tail(self, lines: int = 10) -> str:
         text = self._stderr.decode("utf-8", "replace").rstrip("\n")
-        return "\n".join(text.splitlines()[-lines:]) if text else ""
+        # Each line shortened: one line may be all the 64 KB kept, and every failure keeps it.
+        return "\n".join(shorten(line, LONGEST_TEXT) for line in text.splitlines()[-lines:])
 
     # ending --------------------------------------------------------------------------------
     def wait(self, seconds: float) -> bool:
@@ -397,6 +439,7 @@ class ProcessChannel:
                 os.killpg(self.proc.pid, signal.SIGKILL)
 
     def kill(self) -> None:
+        _RUNNING.pop(id(self), None)
         if self.proc.poll() is None:
             try:
                 os.killpg(self.proc.pid, signal.SIGKILL)
@@ -530,7 +573,7 @@ class Session:
         timeout, self.timeout = self.timeout, max(self.timeout, self.start_timeout)
         try:
             answer = self.call("hello", protocol=PROTOCOL)
-        except ProtocolError:
+        except BaseException:  # Ctrl-C or SIGTERM in the handshake too: the program ends
             self.kill()
             raise
         finally:
@@ -541,7 +584,8 @@ class Session:
             detail = f": {answer.get('message')}" if answer.get("type") == "error" else ""
             raise ProtocolError("schema", f"answered hello with {answer.get('type')!r}{detail}",
                                 stderr)
-        self.hello = Hello(answer["name"], answer.get("version", ""), answer["supports"])
+        self.hello = Hello(shorten(answer["name"], LONGEST_NAME),
+                           shorten(answer.get("version", ""), LONGEST_NAME), answer["supports"])
         return self.hello
 
     def call(self, kind: str, **fields: Any) -> JSONObject:
@@ -667,6 +711,30 @@ def _problem(request: JSONObject, answer: object) -> tuple[str, str] | None:
     return None
 
 
+def bounded(value: Any, limit: int = LONGEST_TEXT) -> Any:
+    """A value read from a program with each string in it (keys too) longer than ``limit``
+    characters shortened, saying its length (napkit.output.tables.shorten); what holds none is
+    returned as it is, the same object (a list of actions vouched for stays vouched for).
+    Nothing a program may send is longer: a name or a choice so long is no ruleset's, and
+    shortened it is still none (the "…" is in no name), so every check judges it as before.
+
+    >>> bounded({"type": "refused", "rule": None, "reason": "no" * 600})["reason"][-25:]
+    'nonono…(1,200 characters)'
+    """
+    if isinstance(value, str):
+        return shorten(value, limit)
+    if isinstance(value, list):
+        items = [bounded(item, limit) for item in value]
+        return value if all(a is b for a, b in zip(items, value, strict=True)) else items
+    if isinstance(value, dict):
+        pairs = [(shorten(k, limit), bounded(v, limit)) for k, v in value.items()]
+        if all(k is k2 and v is v2 for (k, v), (k2, v2) in zip(value.items(), pairs,
+                                                                strict=True)):
+            return value
+        return dict(pairs)
+    return value
+
+
 def _short(value: object) -> str:
     text = json.dumps(value) if not isinstance(value, bytes) else repr(value)
     return text if len(text) <= 120 else text[:120] + "..."
@@ -680,5 +748,6 @@ def in_process_opener() -> Callable[[], Channel]:
     return InProcessChannel
 
 
-__all__ = ["Channel", "Expected", "Hello", "InProcessChannel", "ProcessChannel", "ProtocolError",
-           "Session", "in_process_opener", "process_opener", "response_problem", "vouch"]
+__all__ = ["LONGEST_NAME", "LONGEST_TEXT", "Channel", "Expected", "Hello", "InProcessChannel",
+           "ProcessChannel", "ProtocolError", "Session", "bounded", "in_process_opener",
+           "process_opener", "response_problem", "vouch"]

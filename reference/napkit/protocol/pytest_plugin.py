@@ -31,6 +31,7 @@ import pytest
 from napkit.conform.run.runner import FAILED, CaseResult, run_case
 from napkit.conform.suite.cases import Case, default_suite_dir, load_suite
 from napkit.conform.suite.support import skip_reason
+from napkit.output.tables import printable_lines
 from napkit.protocol.process import ProtocolError, Session
 from napkit.protocol.pyprogram import ProgramAdapter
 from napkit.spec.loading import JSONObject
@@ -146,7 +147,7 @@ class NapkitCase(pytest.Item):
             lines.append(f"  rules: {', '.join(self.case.rules)}")
             lines.append(f"  rerun: pytest --napkit={self.config.getoption('napkit')} "
                          f"-k '{self.case.id}'")
-            return "\n".join(lines)
+            return "\n".join(printable_lines(lines))  # the program's reasons, as it wrote them
         return str(super().repr_failure(excinfo))
 
     def reportinfo(self) -> tuple[Path, int, str]:

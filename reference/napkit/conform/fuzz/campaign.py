@@ -287,11 +287,13 @@ class Campaign:
         if not do_shrink:
             return Found(episode, found, episode, found, None, took)
         target = found.signature
-        smallest: list[tuple[Episode, Disagreement]] = [(episode, found)]
+        # The smallest failing episode so far, and only it: each one kept holds a whole
+        # episode and the program's answers, and shrinking keeps hundreds.
+        smallest: tuple[Episode, Disagreement] = (episode, found)
         note = ""
 
         def fails(choices: list[int]) -> list[int] | None:
-            nonlocal note
+            nonlocal note, smallest
             candidate = self.episode(episode.index, replay=choices)
             try:
                 got, _ = self.check(candidate)
@@ -302,9 +304,9 @@ class Campaign:
                 return None
             # Simpler is never longer: a shorter list of choices that plays more steps (a
             # match where there was a hand) is not kept.
-            if len(candidate.steps) > len(smallest[-1][0].steps):
+            if len(candidate.steps) > len(smallest[0].steps):
                 return None
-            smallest.append((candidate, got))
+            smallest = (candidate, got)
             return candidate.drawn
 
         try:
@@ -314,7 +316,7 @@ class Campaign:
         except KeyboardInterrupt:  # Ctrl-C while shrinking: the smallest so far is kept
             result = None
             note = "shrinking interrupted: the smallest episode found so far is kept"
-        best_episode, best_found = smallest[-1]
+        best_episode, best_found = smallest
         return Found(episode, found, best_episode, best_found, result, took, note)
 
 

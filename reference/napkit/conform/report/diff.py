@@ -27,6 +27,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from napkit.conform.run.runner import FAILED, PASSED, SKIPPED, XFAIL, XPASS
+from napkit.output.tables import printable_lines, shorten
+from napkit.protocol.process import LONGEST_NAME, LONGEST_TEXT
 
 BAD = (FAILED, XPASS)
 CaseJSON = dict[str, Any]
@@ -94,8 +96,14 @@ def _bare(name: str) -> str:
 
 def diff_lines(diff: RunDiff, shown: int = 50) -> list[str]:
     """The diff for people: the cases that newly fail (with their messages), newly pass and
-    are no longer run, then one line of counts."""
-    lines = [f"from {diff.old_program} to {diff.new_program}:"]
+    are no longer run, then one line of counts. A report is read from outside (a forged one
+    as well as napkit's): what it says is shortened to what napkit keeps of a program's
+    strings (napkit.protocol.process.LONGEST_TEXT) and each line made printable."""
+    def said(value: object, limit: int = LONGEST_TEXT) -> str:
+        return shorten(str(value), limit)
+
+    lines = [f"from {said(diff.old_program, 3 * LONGEST_NAME)} to "
+             f"{said(diff.new_program, 3 * LONGEST_NAME)}:"]
     for title, found in (("newly failing", diff.newly_failing),
                          ("newly passing", diff.newly_passing),
                          ("no longer run", diff.not_run)):
@@ -105,17 +113,17 @@ def diff_lines(diff: RunDiff, shown: int = 50) -> list[str]:
         gone = found is diff.not_run
         for case in found[:shown]:
             now = "not run" if gone else case["status"]
-            message = f": {case['message']}" if case.get("message") and not gone else ""
-            lines.append(f"  {case['id']} (was {diff.was.get(case['id'], '')}, now {now})"
-                         f"{message}")
+            message = f": {said(case['message'])}" if case.get("message") and not gone else ""
+            lines.append(f"  {said(case['id'])} (was {said(diff.was.get(case['id'], ''))}, "
+                         f"now {said(now)}){message}")
         if len(found) > shown:
             lines.append(f"  ... and {len(found) - shown} more")
-    lines += [f"note: {note}" for note in diff.notes]
+    lines += [f"note: {said(note, 2 * LONGEST_TEXT)}" for note in diff.notes]
     verdict = "REGRESSED" if diff.regressed else "ok"
     lines.append(f"{verdict}: {len(diff.newly_failing)} newly failing, "
                  f"{len(diff.newly_passing)} newly passing, {len(diff.still_failing)} still "
                  f"failing, {len(diff.not_run)} no longer run")
-    return lines
+    return printable_lines(lines)
 
 
 __all__ = ["RunDiff", "diff_lines", "diff_runs"]

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import re
-import xml.etree.ElementTree as ET
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -27,10 +26,13 @@ from napkit.conform.run.runner import (
     XFAIL,
     XPASS,
     CaseResult,
+    nothing_checked,
+    run_ok,
 )
 from napkit.conform.suite.support import skip_cause
 from napkit.output.files import OutputFile, write_text
 from napkit.output.progress import Progress as _Progress
+from napkit.output.tables import printable, printable_lines
 from napkit.output.tables import table as text_table
 
 if TYPE_CHECKING:
@@ -87,7 +89,7 @@ class Run:
 
     @property
     def ok(self) -> bool:
-        return not any(r.bad for r in self.results)
+        return run_ok(self.counts, self.interrupted)
 
     def by(self, key: str) -> dict[str, Counter[str]]:
         """Counts by status for each ruleset (``key="ruleset"``) or each rule id (``"rule"``):
@@ -137,7 +139,9 @@ def skipped_by_declaration(cases: list[dict[str, Any]]) -> dict[str, int]:
 
 def summary_lines(run: Run, tables: bool = True, verbose: bool = False) -> list[str]:
     """The summary printed at the end of a run: the tables by ruleset and by rule, the
-    failures (the first few drawn in full, every one with ``verbose``), and the totals."""
+    failures (the first few drawn in full, every one with ``verbose``), and the totals, each
+    line printable (what the program said, its name, its reasons, its standard error, is
+    text from outside: napkit.output.tables.printable_lines)."""
     lines: list[str] = []
     if tables and run.results:
         lines += _table("ruleset", run.by("ruleset"))
@@ -171,7 +175,7 @@ def summary_lines(run: Run, tables: bool = True, verbose: bool = False) -> list[
     lines += [f"note: {n}" for n in run.notes]
     lines += order_lines(run.results, run.order)
     lines.append(totals_line(run))
-    return lines
+    return printable_lines(lines)
 
 
 def failure_lines(r: CaseResult, failure: Failure | None = None) -> list[str]:
@@ -195,7 +199,8 @@ def totals_line(run: Run) -> str:
     rate = f", {n / run.elapsed:.0f} cases/s" if run.elapsed > 0 and n else ""
     not_run = run.selected - n
     stopped = f" (stopped {run.stopped}; {not_run} not run)" if not_run else ""
-    verdict = "INTERRUPTED" if run.interrupted else "ok" if run.ok else "FAILED"
+    verdict = ("INTERRUPTED" if run.interrupted else "ok" if run.ok
+               else "NOTHING CHECKED" if nothing_checked(counts) else "FAILED")
     shard = ""
     if run.shard is not None:
         whole = f" of {run.selection.cases}" if run.selection is not None else ""
@@ -275,7 +280,7 @@ def report_document(*, program: dict[str, Any], suite: str, selection: dict[str,
         document["selection"] = selection
         document["shard"] = shard
     document.update({
-        "ok": not (statuses[FAILED] or statuses[XPASS] or interrupted),
+        "ok": run_ok(statuses, interrupted),
         "elapsed": round(elapsed, 3),
         "totals": {"cases": len(cases), "selected": selected, **counts(statuses),
                    "rule_not_named": sum(c.get("note") == RULE_NOT_NAMED for c in cases),
@@ -296,8 +301,21 @@ def report_document(*, program: dict[str, Any], suite: str, selection: dict[str,
 
 
 def dump_report(document: dict[str, Any]) -> str:
-    """A JSON report's text."""
-    return json.dumps(document, indent=1, ensure_ascii=False) + "\n"
+    """A JSON report's text (:func:`json_text`)."""
+    return json_text(document, indent=1) + "\n"
+
+
+# What json.dumps leaves raw with ensure_ascii=False and a terminal acts on (DEL, C1 controls
+# such as CSI) or a reader takes for a line break: only ever inside a string, so written as
+# \uXXXX, the same JSON; a report written to '-' is printed as it is.
+_JSON_RAW = re.compile("[\x7f-\x9f\u2028\u2029]")
+
+
+def json_text(value: Any, indent: int | None = None) -> str:
+    """JSON with its non-ASCII characters as they are (``♠``), but nothing a terminal would
+    act on: every control character escaped."""
+    text = json.dumps(value, indent=indent, ensure_ascii=False)
+    return _JSON_RAW.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
 def _blamed_counts(cases: list[dict[str, Any]]) -> dict[str, dict[str, int]]:
@@ -331,15 +349,19 @@ def _case_json(r: CaseResult, failure: Failure | None = None) -> dict[str, Any]:
 
 
 # --- JUnit XML --------------------------------------------------------------------------------
-_XML_BAD = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
+# XML 1.0 holds DEL and the C1 controls, but a terminal acts on them (--junit -): out too.
+_XML_BAD = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ufffe\uffff]")
 
 
 def _xml(text: str) -> str:
-    """Text XML 1.0 can hold (a program's standard error may have control characters)."""
+    """Text XML 1.0 can hold (a program's standard error may have control characters), and
+    nothing a terminal would act on."""
     return _XML_BAD.sub("?", text)
 
 
 def junit_report(run: Run) -> str:
+    import xml.etree.ElementTree as ET  # here: a run without --junit needs none
+
     counts = run.counts
     name = "napkit conform" + ("" if run.shard is None else f" (shard {run.shard[0]}/"
                                                            f"{run.shard[1]})")
@@ -359,12 +381,16 @@ def junit_report(run: Run) -> str:
         case = ET.SubElement(suites[ruleset], "testcase", classname=f"{ruleset}.{r.case.kind}",
                              name=r.id, time=f"{r.duration:.6f}")
         if r.status == FAILED:
-            body = r.message + (f"\n\nstandard error:\n{r.stderr}" if r.stderr else "")
+            body = [r.message]
+            if r.stderr:
+                body += ["", "standard error:", *r.stderr.splitlines()]
             if n in run.failures:
-                body += "\n\n" + "\n".join(run.failures[n].lines())
+                body += ["", *run.failures[n].lines()]
             failure = ET.SubElement(case, "failure", message=_xml(_first_line(r.message)),
                                     type=r.where or "failed")
-            failure.text = _xml(body)
+            # Each line printable, as the terminal's: the program's text may hold a line
+            # break or a carriage return, which would make a line of its own here.
+            failure.text = _xml("\n".join(printable_lines(body)))
         elif r.status == XPASS:
             ET.SubElement(case, "failure", message=_xml(f"unexpected pass: {r.reason}"),
                           type="unexpected-pass")
@@ -388,11 +414,16 @@ def junit_report(run: Run) -> str:
                                 failures="0", errors="1", skipped="0", time="0.000000")
         ET.SubElement(ET.SubElement(element, "testcase", classname="napkit.conform",
                                     name="interrupted", time="0.000000"), "error",
-                      type="interrupted", message=f"the run was interrupted (Ctrl-C): {not_run} "
-                                                  f"of {run.selected} cases not run")
+                      type="interrupted", message=f"the run was interrupted ({_stopper(run)}): "
+                                                  f"{not_run} of {run.selected} cases not run")
         root.set("errors", "1")
     ET.indent(root)
     return ET.tostring(root, encoding="unicode", xml_declaration=True) + "\n"
+
+
+def _stopper(run: Run) -> str:
+    """What interrupted the run: Ctrl-C, or SIGTERM (handled as Ctrl-C)."""
+    return run.stopped.removeprefix("by ") if run.stopped.startswith("by ") else "Ctrl-C"
 
 
 def _first_line(text: str) -> str:
@@ -423,13 +454,13 @@ def tap_report(run: Run) -> str:
         if r.status in (FAILED, XFAIL):
             lines += _tap_yaml(r, failure)
     if run.interrupted:
-        lines.append(f"Bail out! interrupted (Ctrl-C): {run.selected - len(run.results)} of "
-                     f"{run.selected} cases not run")
+        lines.append(f"Bail out! interrupted ({_stopper(run)}): "
+                     f"{run.selected - len(run.results)} of {run.selected} cases not run")
     return "\n".join(lines) + "\n"
 
 
 def _tap_text(text: str) -> str:
-    return " ".join(text.replace("#", "\\#").split())
+    return printable(" ".join(text.replace("#", "\\#").split()))
 
 
 def _tap_yaml(r: CaseResult, failure: Failure | None = None) -> list[str]:
@@ -444,8 +475,7 @@ def _tap_yaml(r: CaseResult, failure: Failure | None = None) -> list[str]:
         block["blamed"] = " ".join(failure.blamed)
         block["failure"] = "\n".join(line[2:] for line in failure.lines())
     # JSON strings are YAML strings: every value is quoted, whatever it holds.
-    return ["  ---", *(f"  {k}: {json.dumps(v, ensure_ascii=False)}" for k, v in block.items()),
-            "  ..."]
+    return ["  ---", *(f"  {k}: {json_text(v)}" for k, v in block.items()), "  ..."]
 
 
 # --- writing ----------------------------------------------------------------------------------
@@ -486,5 +516,6 @@ def write_reports(run: Run, targets: Iterable[tuple[str, OutputFile]]) -> list[s
 
 
 __all__ = ["REPORTS", "REPORT_FORMAT", "Progress", "Run", "Selection", "dump_report",
-           "failure_lines", "json_report", "junit_report", "report_document", "rule_order",
-           "summary_lines", "tap_report", "totals_line", "write_atomic", "write_reports"]
+           "failure_lines", "json_report", "json_text", "junit_report", "report_document",
+           "rule_order", "summary_lines", "tap_report", "totals_line", "write_atomic",
+           "write_reports"]
