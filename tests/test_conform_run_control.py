@@ -194,22 +194,27 @@ def test_ctrl_c_writes_every_report_marked_interrupted(jobs: str, tmp_path: Path
     argv = [sys.executable, "-X", "importtime", "-m", "napkit", "conform", "-j", jobs,
             "--ruleset", "classic", "--kind", "outcome", "--json", str(reports["json"]),
             "--junit", str(reports["junit"]), "--tap", str(reports["tap"]), "--html",
-            str(reports["html"]), "--",
-            sys.executable, str(ADAPTERS / "slow.py"), "0.1"]
+            str(reports["html"]), "--timeout", "600", "--",
+            sys.executable, str(ADAPTERS / "slow.py"), "0", "3", str(tmp_path / "held")]
     child = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                              cwd=tmp_path)
     assert child.stdout is not None and child.stderr is not None
     for raw in child.stderr:  # napkit's command line imported: Ctrl-C is napkit's to catch
         if raw.decode().split("|")[-1].strip() == "napkit.cli":
             break
-    # Then until the handshake is done (its line), and a few cases more: the report must hold
-    # some, and not all (92 cases of 0.1 s at least).
+    # Then until the handshake is done (its line), and until each program has played two
+    # cases and holds the third (it makes a file, and never answers: the time limit is longer
+    # than any test): the report must hold some, and not all. No sleep: a fixed wait was too
+    # short on a busy machine (no case done) or too long on a fast one (every case done).
     rest: list[bytes] = []  # stderr read on, so that import lines never fill its pipe
     drain = threading.Thread(target=lambda: rest.extend(child.stderr or ()), daemon=True)
     drain.start()
     first = child.stdout.readline().decode()
     assert first.startswith("napkit conform: 92 cases"), first
-    time.sleep(4.0)
+    deadline = time.monotonic() + 300  # only so that a broken run fails, never to pass
+    while len(list(tmp_path.glob("held.*"))) < int(jobs):
+        assert child.poll() is None and time.monotonic() < deadline, b"".join(rest).decode()
+        time.sleep(0.01)
     child.send_signal(signal.SIGINT)
     out = first.encode() + child.stdout.read()
     child.wait(timeout=60)
@@ -376,6 +381,7 @@ def test_a_merge_of_shards_keeps_versions_and_an_interruption(tmp_path: Path) ->
         parts.append(path)
     document = json.loads(parts[1].read_text())
     document["interrupted"] = True  # as a shard stopped by Ctrl-C writes it
+    document["ok"] = False
     parts[1].write_text(json.dumps(document))
     merged = tmp_path / "all.json"
     assert main(["report", "merge", "-q", *map(str, parts), "-o", str(merged)]) == 1

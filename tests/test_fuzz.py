@@ -23,6 +23,12 @@ ROOT = Path(__file__).resolve().parents[1]
 MUTANT = ROOT / "conformance" / "mutants" / "adapter.py"
 DEALS_ITSELF = ROOT / "tests" / "fixtures" / "adapters" / "deals_itself.py"
 DIES = ROOT / "tests" / "fixtures" / "adapters" / "dies_when_restarted.py"
+SLOW = ROOT / "tests" / "fixtures" / "adapters" / "slow.py"
+# Budgets in hands, not seconds, and time limits no busy machine reaches: what a run finds
+# is the seed's, however slow the machine (a mutant is found within 20 episodes of its seed;
+# the cap only ends a run that would find nothing). Only shrinking is given seconds.
+FIND = ("--hands", "1000")
+PATIENT = ("--timeout", "300", "--start-timeout", "300")
 
 
 def napkit(*args: str, cwd: Path = ROOT, env: dict[str, str] | None = None,
@@ -36,7 +42,8 @@ def fuzz(tmp_path: Path, *args: str, program: list[str] | None = None,
          env: dict[str, str] | None = None) -> tuple[subprocess.CompletedProcess[str],
                                                       dict[str, Any]]:
     report = tmp_path / "report.json"
-    command = ["fuzz", "-q", "--json", str(report), "-o", str(tmp_path / "case.json"), *args]
+    command = ["fuzz", "-q", "--json", str(report), "-o", str(tmp_path / "case.json"),
+               *PATIENT, *args]
     if program:
         command += ["--", *program]
     run = napkit(*command, env=env)
@@ -149,18 +156,18 @@ SAMPLE = [("revoke-allowed", "classic"), ("auction-opens-with-dealer", "pagat"),
 def test_a_mutant_is_found_and_its_reproducer_fails(tmp_path: Path, name: str,
                                                      ruleset: str) -> None:
     program = [sys.executable, str(MUTANT), name]
-    run, report = fuzz(tmp_path, "--seconds", "20", "--seed", "1", "--ruleset", ruleset,
+    run, report = fuzz(tmp_path, *FIND, "--seed", "1", "--ruleset", ruleset,
                        "--shrink-seconds", "10", program=program)
     assert run.returncode == 1, run.stdout + run.stderr
     found = report["disagreement"]
-    assert found is not None and found["seconds_to_find"] < 20
+    assert found is not None and found["episode"] < 20
     assert found["steps"] <= found["steps_before_shrinking"]
     case = tmp_path / "case.json"
     assert json.loads(case.read_text())["tags"][:2] == ["generated", "fuzz"]
     # The readable reproducer: the deal as cards per seat, the rule and its text.
     assert "The deal" in run.stdout or "The steps" in run.stdout
     assert f"reproducer: {case}" in run.stdout
-    rerun = napkit("conform", "--case", str(case), "-q", "--", *program)
+    rerun = napkit("conform", "--case", str(case), "-q", *PATIENT, "--", *program)
     assert rerun.returncode == 1 and "FAILED" in rerun.stdout, rerun.stdout + rerun.stderr
     clean = napkit("conform", "--case", str(case), "-q")
     assert clean.returncode == 0, clean.stdout + clean.stderr
@@ -168,7 +175,7 @@ def test_a_mutant_is_found_and_its_reproducer_fails(tmp_path: Path, name: str,
 
 def test_a_found_revoke_is_reported_with_its_rule_and_cards(tmp_path: Path) -> None:
     program = [sys.executable, str(MUTANT), "revoke-allowed"]
-    run, report = fuzz(tmp_path, "--seconds", "20", "--seed", "3", "--ruleset", "classic",
+    run, report = fuzz(tmp_path, *FIND, "--seed", "3", "--ruleset", "classic",
                        program=program)
     assert run.returncode == 1
     assert "NAP-8.1.1 Following suit" in run.stdout
@@ -239,7 +246,7 @@ def test_program_deals_needs_the_declaration(tmp_path: Path) -> None:
 # --- bad input ---------------------------------------------------------------------------------
 def test_a_program_that_dies_while_shrinking_keeps_what_was_found(tmp_path: Path) -> None:
     state = tmp_path / "started"
-    run, report = fuzz(tmp_path, "--seconds", "20", "--seed", "3", "--ruleset", "classic",
+    run, report = fuzz(tmp_path, *FIND, "--seed", "3", "--ruleset", "classic",
                        program=[sys.executable, str(DIES), "revoke-allowed"],
                        env={"NAPKIT_TEST_STATE": str(state)})
     assert run.returncode == 1, run.stdout + run.stderr
@@ -252,9 +259,9 @@ def test_a_program_that_dies_while_shrinking_keeps_what_was_found(tmp_path: Path
     (["--shard", "3/2"], "a shard is K/N, the K-th of N slices with 1 <= K <= N"),
     (["--option", "pack"], "--option takes NAME=CHOICE, not 'pack'"),
     (["--seed", str(2 ** 53)], "a seed is a whole number from 0 to 9007199254740991"),
-    (["--players", "11"], "a table has 2 to 10 players"),
+    (["--players", "11"], "a number of players is a whole number from 2 to 10"),
     (["--ruleset", "nonesuch"], "does not declare ruleset 'nonesuch'"),
-    (["--seconds", "0"], "must be above 0"),
+    (["--seconds", "0"], "a time is a finite number of seconds above 0"),
 ])
 def test_bad_arguments_are_one_line(tmp_path: Path, args: list[str], message: str) -> None:
     run, _ = fuzz(tmp_path, *args)
@@ -302,11 +309,11 @@ def test_a_bug_of_a_house_game_is_found_and_rerun(tmp_path: Path) -> None:
     assert found["message"].startswith("outcome."), found["message"]
     assert "NAP-9.1.1" in found["case"]["rules"]
     case = str(tmp_path / "case.json")
-    rerun = napkit("conform", "--case", case, "--ruleset-file", str(HOUSE), "-q", "--",
-                   *program)
+    rerun = napkit("conform", "--case", case, "--ruleset-file", str(HOUSE), "-q", *PATIENT,
+                   "--", *program)
     assert rerun.returncode == 1 and "FAILED" in rerun.stdout, rerun.stdout + rerun.stderr
-    fixed = napkit("conform", "--case", case, "--ruleset-file", str(HOUSE), "-q", "--",
-                   sys.executable, str(PLAYS_HOUSE))
+    fixed = napkit("conform", "--case", case, "--ruleset-file", str(HOUSE), "-q", *PATIENT,
+                   "--", sys.executable, str(PLAYS_HOUSE))
     assert fixed.returncode == 0, fixed.stdout + fixed.stderr
     # Without the file, the case's game is unknown: one line naming it, not a traceback.
     unknown = napkit("conform", "--case", case, "-q", "--", *program)
@@ -330,7 +337,7 @@ def test_two_workers_find_the_same_first_disagreement(tmp_path: Path) -> None:
     reports = []
     for jobs in ("1", "2"):
         (tmp_path / jobs).mkdir()
-        run, report = fuzz(tmp_path / jobs, "--seconds", "20", "--seed", "1", "--ruleset",
+        run, report = fuzz(tmp_path / jobs, *FIND, "--seed", "1", "--ruleset",
                            "classic", "-j", jobs, program=program)
         assert run.returncode == 1, run.stdout + run.stderr
         reports.append(report["disagreement"])
@@ -344,17 +351,28 @@ def test_ctrl_c_prints_what_ran_and_exits_130(tmp_path: Path, jobs: str) -> None
     import signal
     import time
 
-    proc = subprocess.Popen([sys.executable, "-m", "napkit", "fuzz", "--seconds", "60",
-                             "--seed", "4", "-j", jobs, "--json", str(tmp_path / "r.json")],
+    # Each worker's program plays one batch of episodes and holds the first of the next (it
+    # makes a file, and never answers): Ctrl-C then, with no sleep (a fixed wait found no
+    # episode done on a busy machine).
+    from napkit.conform.fuzz.campaign import GROUP
+
+    held = tmp_path / "held"
+    proc = subprocess.Popen([sys.executable, "-m", "napkit", "fuzz", "--hands", "100000",
+                             *PATIENT, "--seed", "4", "-j", jobs, "--json",
+                             str(tmp_path / "r.json"), "--", sys.executable, str(SLOW), "0",
+                             str(GROUP + 1), str(held)],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
-    time.sleep(6)
+    deadline = time.monotonic() + 300  # only so that a broken run fails, never to pass
+    while len(list(tmp_path.glob("held.*"))) < int(jobs):
+        assert proc.poll() is None and time.monotonic() < deadline, proc.communicate()
+        time.sleep(0.01)
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == 130, out + err
     assert "Traceback" not in err
     assert "(interrupted; seed 4)" in out
     report = json.loads((tmp_path / "r.json").read_text())
-    assert report["stopped"] == "interrupted" and report["episodes"] > 0
+    assert report["stopped"] == "interrupted" and report["episodes"] == GROUP * int(jobs)
 
 
 def test_shards_merged_are_the_whole_run(tmp_path: Path) -> None:
@@ -375,7 +393,7 @@ def test_shards_merged_are_the_whole_run(tmp_path: Path) -> None:
         assert merged[key] == whole[key], key
     assert merged["shard"] is None
     missing = napkit("report", "merge", *paths[:2], "-o", str(tmp_path / "x.json"))
-    assert missing.returncode == 1 and "shard 3/3 is missing" in missing.stderr
+    assert missing.returncode == 2 and "shard 3/3 is missing" in missing.stderr
     twice = napkit("report", "merge", paths[0], paths[0], paths[1], "-o",
                    str(tmp_path / "y.json"))
-    assert twice.returncode == 1 and "is also" in twice.stderr
+    assert twice.returncode == 2 and "is also" in twice.stderr

@@ -1,10 +1,18 @@
 """Ctrl-C at a random moment of a real command (SIGINT sent to a subprocess): one line on
 standard error, exit status 130, no traceback, and every file that existed is as it was
 (issue 13). The moments are drawn from seeded random sources, so that a failure can be run
-again."""
+again.
+
+SIGTERM (a cancelled CI job) is Ctrl-C too, exit status 143 (issue 27, defect 12); and a
+``napkit conform`` stopped before its first case is done writes every report, marked
+interrupted, with no case (spec/conformance.md 7.3). Those moments are not drawn but made: the
+program (tests/fixtures/adapters/waits.py) makes a file when the harness is waiting on it, in
+its handshake or its first case, and the signal is sent once the file is there.
+"""
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import signal
@@ -18,13 +26,16 @@ import pytest
 pytestmark = pytest.mark.skipif(os.name != "posix", reason="sends SIGINT: POSIX signals only")
 
 NAPKIT = [sys.executable, "-m", "napkit"]
+WAITS = Path(__file__).resolve().parent / "fixtures" / "adapters" / "waits.py"
+SIGNALS = [(signal.SIGINT, 130), (signal.SIGTERM, 143)]
 
 
-def _interrupt(argv: list[str], after: float, ready: str | None = None) -> tuple[int, str]:
+def _interrupt(argv: list[str], after: float, ready: str | None = None,
+               sig: signal.Signals = signal.SIGINT) -> tuple[int, str]:
     """Run ``argv``; once it is ``ready`` (that text on standard output, else once napkit's
     command line is imported: a Ctrl-C while Python itself starts up is Python's, not
     napkit's, and on a busy machine that takes longer than any fixed wait), wait ``after``
-    seconds more and send SIGINT; (status, stderr)."""
+    seconds more and send ``sig``; (status, stderr)."""
     if ready is None:  # -X importtime: each import, as it ends, is a line on stderr
         argv = [argv[0], "-X", "importtime", *argv[1:]]
     child = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
@@ -39,7 +50,7 @@ def _interrupt(argv: list[str], after: float, ready: str | None = None) -> tuple
         line = child.stdout.readline().decode()
         assert ready in line, line
     time.sleep(after)
-    child.send_signal(signal.SIGINT)
+    child.send_signal(sig)
     try:
         _, err = child.communicate(timeout=60)
     except subprocess.TimeoutExpired:
@@ -73,15 +84,17 @@ def test_ctrl_c_during_conform(seed: int) -> None:
     assert status == 130 and "interrupted" in err, err
 
 
+@pytest.mark.parametrize(("sig", "code"), SIGNALS, ids=["SIGINT", "SIGTERM"])
 @pytest.mark.parametrize("seed", range(3))
-def test_ctrl_c_during_record_leaves_the_file(seed: int, tmp_path: Path) -> None:
+def test_ctrl_c_during_record_leaves_the_file(seed: int, sig: signal.Signals, code: int,
+                                              tmp_path: Path) -> None:
     target = tmp_path / "hands.jsonl"
     target.write_text("what was there\n", encoding="utf-8")
     after = random.Random(seed).uniform(0.1, 1.0)
     status, err = _interrupt([*NAPKIT, "record", "pagat", "--hands", "200000", "-q", "-o",
-                              str(target)], after)
+                              str(target)], after, sig=sig)
     assert "Traceback" not in err
-    assert status == 130 and "interrupted" in err, err
+    assert status == code and "interrupted" in err, err
     assert target.read_text(encoding="utf-8") == "what was there\n"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["hands.jsonl"]  # no temporary left
 
@@ -123,6 +136,134 @@ def test_ctrl_c_in_a_weak_dictionarys_callback_is_raised_after_it() -> None:
     try:
         with pytest.raises(KeyboardInterrupt):
             interrupt._on_sigint(signal.SIGINT, frames[0])  # returns: sent again
-            time.sleep(5)  # the second SIGINT ends this at once
+            time.sleep(120)  # the second SIGINT ends this at once (however late it comes)
     finally:
         signal.signal(signal.SIGINT, previous)
+
+
+# --- SIGTERM as Ctrl-C, and a conform run stopped before its first case (issue 27, 12) -------
+def _signal_when_waiting(argv: list[str], waiting: Path, sig: signal.Signals
+                         ) -> tuple[int, str, str]:
+    """Run ``argv`` (whose program is waits.py, making ``waiting`` when the harness waits on
+    it), send ``sig`` to napkit once ``waiting`` is there; (status, stdout, stderr). The
+    program is napkit's child: the signal goes to napkit alone, as kill(1) or a CI runner
+    sends it."""
+    child = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        deadline = time.monotonic() + 120  # a bound on a hang, not a measure of speed
+        while not waiting.exists():
+            assert child.poll() is None, child.communicate()
+            assert time.monotonic() < deadline, "the program was never asked"
+            time.sleep(0.01)
+        child.send_signal(sig)
+        out, err = child.communicate(timeout=60)
+    finally:
+        if child.poll() is None:
+            child.kill()
+            child.communicate()
+    return child.returncode, out.decode(), err.decode()
+
+
+def _assert_the_program_ended(waiting: Path) -> None:
+    """The program (whose id waits.py wrote in ``waiting``) was stopped with the run: it runs
+    in a session of its own, where the terminal's Ctrl-C never reaches it."""
+    pid = int(waiting.read_text(encoding="ascii"))
+    deadline = time.monotonic() + 60  # a bound on a hang, not a measure of speed
+    while not _gone(pid):
+        assert time.monotonic() < deadline, f"the program {pid} outlived the run"
+        time.sleep(0.01)
+
+
+def _gone(pid: int) -> bool:
+    """Whether process ``pid`` has ended (reaped, or a zombie waiting for its parent)."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] == "Z"
+    except FileNotFoundError:
+        return True
+
+
+@pytest.mark.parametrize("moment", ["hello", "start-hand"],
+                         ids=["in-the-handshake", "in-the-first-case"])
+@pytest.mark.parametrize(("sig", "code"), SIGNALS, ids=["SIGINT", "SIGTERM"])
+def test_conform_stopped_before_its_first_case_writes_every_report(
+        moment: str, sig: signal.Signals, code: int, tmp_path: Path) -> None:
+    waiting, never = tmp_path / "waiting", tmp_path / "never"
+    reports = {kind: tmp_path / f"r.{kind}" for kind in ("json", "junit", "tap", "html")}
+    argv = [*NAPKIT, "conform", "--case", "classic/outcome/000*",
+            *(arg for kind, path in reports.items() for arg in (f"--{kind}", str(path))),
+            "--", sys.executable, str(WAITS), moment, str(waiting), str(never)]
+    status, out, err = _signal_when_waiting(argv, waiting, sig)
+    assert "Traceback" not in err
+    assert status == code, (status, out, err)
+    assert "interrupted: 10 of 10 cases not run, the reports written" in err
+    report = json.loads(reports["json"].read_text(encoding="utf-8"))
+    assert report["interrupted"] is True and report["ok"] is False and report["cases"] == []
+    assert report["totals"]["selected"] == 10 and report["totals"]["not_run"] == 10
+    assert report["program"]["command"][-4:] == [str(WAITS), moment, str(waiting), str(never)]
+    assert (report["versions"]["program"] is None) == (moment == "hello")  # no hello yet
+    by = "SIGTERM" if sig == signal.SIGTERM else "Ctrl-C"
+    assert f"Bail out! interrupted ({by}): 10 of 10 cases not run" in reports["tap"].read_text()
+    assert f"interrupted ({by})" in reports["junit"].read_text(encoding="utf-8")
+    assert "interrupted" in reports["html"].read_text(encoding="utf-8")
+    # The report it wrote is one every reader takes (its counts are its cases').
+    page = tmp_path / "again.html"
+    again = subprocess.run([*NAPKIT, "report", "html", str(reports["json"]), "-o", str(page)],
+                           capture_output=True, text=True, check=False)
+    assert again.returncode == 0, again.stderr
+    _assert_the_program_ended(waiting)
+
+
+@pytest.mark.parametrize(("sig", "code"), SIGNALS, ids=["SIGINT", "SIGTERM"])
+def test_fuzz_stopped_writes_its_report(sig: signal.Signals, code: int, tmp_path: Path
+                                        ) -> None:
+    waiting, never = tmp_path / "waiting", tmp_path / "never"
+    report = tmp_path / "fuzz.json"
+    argv = [*NAPKIT, "fuzz", "--seed", "1", "--hands", "50", "--ruleset", "classic",
+            "--json", str(report), "--", sys.executable, str(WAITS), "start-hand,start-match",
+            str(waiting), str(never)]
+    status, out, err = _signal_when_waiting(argv, waiting, sig)
+    assert "Traceback" not in err
+    assert status == code and "interrupted" in out, (status, out, err)
+    document = json.loads(report.read_text(encoding="utf-8"))
+    assert document["stopped"] == "interrupted" and document["disagreement"] is None
+    _assert_the_program_ended(waiting)
+
+
+@pytest.mark.parametrize(("sig", "code"), SIGNALS, ids=["SIGINT", "SIGTERM"])
+def test_perft_stopped_in_the_handshake(sig: signal.Signals, code: int, tmp_path: Path
+                                        ) -> None:
+    waiting, never = tmp_path / "waiting", tmp_path / "never"
+    argv = [*NAPKIT, "perft", "classic/default-3p-deal", "--depth", "2", "--program",
+            sys.executable, str(WAITS), "hello", str(waiting), str(never)]
+    status, out, err = _signal_when_waiting(argv, waiting, sig)
+    assert "Traceback" not in err
+    assert status == code and "interrupted" in err, (status, out, err)
+    _assert_the_program_ended(waiting)
+
+
+def test_sigterm_is_handled_as_ctrl_c_where_python_s_handlers_are_in_place() -> None:
+    from napkit.cli import interrupt
+
+    before = (signal.getsignal(signal.SIGINT), signal.getsignal(signal.SIGTERM))
+    try:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        interrupt.install()
+        assert signal.getsignal(signal.SIGTERM) is interrupt._on_sigint
+        with pytest.raises(KeyboardInterrupt):
+            interrupt._on_sigint(signal.SIGTERM, None)
+        assert (interrupt.exit_status(), interrupt.stopped_by()) == (143, "SIGTERM")
+        with pytest.raises(KeyboardInterrupt):
+            interrupt._on_sigint(signal.SIGINT, None)
+        assert (interrupt.exit_status(), interrupt.stopped_by()) == (130, "Ctrl-C")
+        # A handler of the embedding program's own is kept.
+        def own(_signum: int, _frame: object) -> None:
+            return None
+
+        signal.signal(signal.SIGTERM, own)
+        interrupt.install()
+        assert signal.getsignal(signal.SIGTERM) is own
+    finally:
+        signal.signal(signal.SIGINT, before[0])
+        signal.signal(signal.SIGTERM, before[1])

@@ -3,7 +3,8 @@ against the reference engine, and hand back the smallest hand that shows the fir
 
 Without a command the program is napkit's own reference adapter. Exit status: 0 when the
 budget was spent without a disagreement, 1 when the program disagreed (the reproducer is
-written and shown) or could not be run, 2 for a usage error, 130 when interrupted.
+written and shown) or could not be run (among them a handshake naming an option or a choice
+its ruleset does not have), 2 for a usage error, 130 when interrupted (143 by SIGTERM).
 """
 
 from __future__ import annotations
@@ -13,23 +14,23 @@ import json
 import random
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from napkit.cli.common import Commands, option_choices, seconds_value, seed_value
-from napkit.conform.fuzz.campaign import Campaign, Found, Outcome, Reach, episode_seed
-from napkit.conform.fuzz.episodes import Games, Scope, ScopeError, episode_words, scope_of
-from napkit.conform.fuzz.jobs import Worker, replayer, run_jobs
-from napkit.conform.fuzz.reproducer import readable, reproducer_case
-from napkit.conform.run.parallel import parse_jobs, parse_shard
-from napkit.conform.suite.cases import add_rulesets, case_path
+from napkit.cli.common import (
+    Commands,
+    jobs_value,
+    option_choices,
+    seconds_value,
+    seed_value,
+    shard_value,
+    whole_value,
+)
 from napkit.errors import RuleError, SpecError, UsageError
-from napkit.longrun import settle
-from napkit.output.files import OutputFile, refuse_clashes
-from napkit.output.progress import Progress
-from napkit.protocol.process import ProtocolError, Session, process_opener
-from napkit.spec.catalog import default_spec
-from napkit.spec.house import load_ruleset_path
-from napkit.spec.rulesets import Ruleset
+
+if TYPE_CHECKING:  # the fuzzer, the spec and the protocol are imported by the command's body
+    from napkit.conform.fuzz.campaign import Campaign, Found, Outcome, Reach
+    from napkit.conform.fuzz.episodes import Scope
+    from napkit.spec.rulesets import Ruleset
 
 EXIT_OK, EXIT_FOUND, EXIT_USAGE = 0, 1, 2
 DEFAULT_HANDS = 1000
@@ -72,20 +73,21 @@ def register(commands: Commands) -> None:
                       help="only this ruleset (of those the program declares); repeatable")
     fuzz.add_argument("--option", dest="options", action="append", default=[],
                       metavar="NAME=CHOICE", help="only this choice of an option; repeatable")
-    fuzz.add_argument("--players", dest="players", action="append", default=[], type=_players,
+    fuzz.add_argument("--players", dest="players", action="append", default=[],
+                      type=whole_value("a number of players", 2, 10),
                       metavar="N", help="only tables of N players; repeatable")
     fuzz.add_argument("--ruleset-file", dest="ruleset_files", action="append", default=[],
                       type=Path, metavar="FILE",
                       help="a house ruleset file (spec/README.md) the program may name in its "
                            "handshake; repeatable")
     budget = fuzz.add_argument_group("budget")
-    budget.add_argument("--hands", type=_positive, metavar="N",
+    budget.add_argument("--hands", type=whole_value("a number of hands", 1), metavar="N",
                         help=f"play N episodes (default {DEFAULT_HANDS} unless --seconds)")
     budget.add_argument("--seconds", type=seconds_value, metavar="S",
                         help="play for S seconds (with --hands: whichever comes first)")
     budget.add_argument("--seed", type=seed_value, metavar="N",
                         help="the run's seed (default: drawn, and printed)")
-    budget.add_argument("--shard", type=parse_shard, default=(1, 1), metavar="K/N",
+    budget.add_argument("--shard", type=shard_value, default=(1, 1), metavar="K/N",
                         help="play only the episodes I with I %% N = K - 1 (split a campaign "
                              "across machines)")
     shrinking = fuzz.add_argument_group("the reproducer")
@@ -100,7 +102,7 @@ def register(commands: Commands) -> None:
                       help="have the program make the chance events (deals, shuffles, cuts), "
                            "where it declares supports.chance \"both\"; always so where it "
                            "declares \"program\" (spec/conformance.md 2.5)")
-    fuzz.add_argument("-j", "--jobs", type=parse_jobs, default=1, metavar="N",
+    fuzz.add_argument("-j", "--jobs", type=jobs_value, default=1, metavar="N",
                       help="N worker processes, each with the program (0 or auto: one per core); "
                            "the same episodes and the same first disagreement as -j 1")
     fuzz.add_argument("--worker-dir", help=argparse.SUPPRESS)  # a worker of -j N: its folder
@@ -114,30 +116,16 @@ def register(commands: Commands) -> None:
     fuzz.set_defaults(run=run_fuzz)
 
 
-# --- arguments ---------------------------------------------------------------------------------
-def _whole(text: str) -> int:
-    try:
-        return int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
-
-
-def _positive(text: str) -> int:
-    value = _whole(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be 1 or more, not {text}")
-    return value
-
-
-def _players(text: str) -> int:
-    value = _whole(text)
-    if not 2 <= value <= 10:
-        raise argparse.ArgumentTypeError(f"a table has 2 to 10 players, not {text}")
-    return value
-
-
 def _say(message: str) -> None:
-    print(f"napkit fuzz: {message}", file=sys.stderr)
+    _tell(f"napkit fuzz: {message}", sys.stderr)
+
+
+def _tell(line: str = "", file: Any = None) -> None:
+    """``print``, for a line for people that may quote the program (its name, its answers,
+    its reasons: text from outside), made printable."""
+    from napkit.output.tables import printable
+
+    print(printable(line), file=file)
 
 
 # --- the command -------------------------------------------------------------------------------
@@ -151,6 +139,9 @@ def run_fuzz(args: argparse.Namespace) -> int:
 
 def _known(files: list[Path]) -> dict[str, Ruleset]:
     """The rulesets napkit can fuzz: the spec's, and the house rulesets given."""
+    from napkit.spec.catalog import default_spec
+    from napkit.spec.house import load_ruleset_path
+
     known: dict[str, Ruleset] = dict(default_spec().rulesets)
     for path in files:
         ruleset = load_ruleset_path(path)
@@ -162,6 +153,13 @@ def _known(files: list[Path]) -> dict[str, Ruleset]:
 
 
 def _fuzz(args: argparse.Namespace) -> int:
+    from napkit.conform.fuzz.campaign import Campaign
+    from napkit.conform.fuzz.episodes import Games, HandshakeError, ScopeError, scope_of
+    from napkit.conform.suite.cases import add_rulesets
+    from napkit.output.files import refuse_clashes
+    from napkit.protocol.process import ProtocolError, Session, process_opener
+    from napkit.spec.catalog import default_spec
+
     options = option_choices(args.options, "--option")
     command = list(args.command) or [sys.executable, "-m", "napkit.protocol.adapter"]
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2 ** 31)
@@ -182,14 +180,14 @@ def _fuzz(args: argparse.Namespace) -> int:
     except ProtocolError as exc:
         _say(f"the program {exc.message}")
         for line in exc.stderr.splitlines():
-            print(f"  | {line}", file=sys.stderr)
+            _tell(f"  | {line}", sys.stderr)
         return EXIT_FOUND
     try:
         try:
             scope = scope_of(hello.supports, known, args.rulesets, options, args.players)
-        except ScopeError as exc:
+        except ScopeError as exc:  # a handshake refused is the program's fault, not the user's
             _say(str(exc))
-            return EXIT_USAGE
+            return EXIT_FOUND if isinstance(exc, HandshakeError) else EXIT_USAGE
         program = f"{hello.name} {hello.version}".strip()
         human = sys.stderr if args.json == "-" else sys.stdout
         chance = hello.supports.get("chance", "harness")
@@ -224,12 +222,12 @@ def _fuzz(args: argparse.Namespace) -> int:
 def _header(args: argparse.Namespace, program: str, command: list[str], seed: int,
             scope: Scope, program_chance: bool, human: Any) -> None:
     shard = f", shard {args.shard[0]}/{args.shard[1]}" if args.shard != (1, 1) else ""
-    print(f"napkit fuzz: {program} ({' '.join(command)}), seed {seed}{shard}", file=human)
-    print("  " + _scope_line(scope), file=human)
+    _tell(f"napkit fuzz: {program} ({' '.join(command)}), seed {seed}{shard}", file=human)
+    _tell("  " + _scope_line(scope), file=human)
     for note in scope.notes:
-        print(f"  note: {note}", file=human)
+        _tell(f"  note: {note}", file=human)
     if program_chance:
-        print("  the program makes the chance events (deals, shuffles, cuts): a "
+        _tell("  the program makes the chance events (deals, shuffles, cuts): a "
               "disagreement is not shrunk", file=human)
     human.flush()
 
@@ -237,6 +235,11 @@ def _header(args: argparse.Namespace, program: str, command: list[str], seed: in
 def _campaign(args: argparse.Namespace, campaign: Campaign, scope: Scope, seed: int
               ) -> Outcome | None:
     """Run the campaign with a progress bar; None (said) if it could not go on."""
+    from napkit.conform.fuzz.jobs import Worker
+    from napkit.longrun import settle
+    from napkit.output.progress import Progress
+    from napkit.protocol.process import ProtocolError
+
     hands = args.hands if args.hands is not None or args.seconds is not None else DEFAULT_HANDS
     progress = Progress(hands, "hands", "napkit fuzz", sys.stderr, every=0,
                         enabled=not args.quiet)
@@ -272,6 +275,8 @@ def _campaign(args: argparse.Namespace, campaign: Campaign, scope: Scope, seed: 
 def _in_jobs(args: argparse.Namespace, campaign: Campaign, seed: int, command: list[str]
              ) -> Outcome | None:
     """``-j N``: the campaign in N worker processes (napkit.conform.fuzz.jobs)."""
+    from napkit.conform.fuzz.jobs import replayer, run_jobs
+
     hands = args.hands if args.hands is not None or args.seconds is not None else DEFAULT_HANDS
 
     def argv(shard: tuple[int, int], share: int | None, report: str, folder: str) -> list[str]:
@@ -312,6 +317,8 @@ def _scope_line(scope: Scope) -> str:
 
 
 def _rules_in_force(scope: Scope) -> set[str]:
+    from napkit.spec.catalog import default_spec
+
     book = default_spec().lawbook
     plays = {r.id for r in book if r.kind == "play"}
     found: set[str] = set()
@@ -322,6 +329,11 @@ def _rules_in_force(scope: Scope) -> set[str]:
 
 def _report(args: argparse.Namespace, outcome: Outcome, seed: int, command: list[str],
             program: str, scope: Scope, in_force: set[str], human: Any) -> int:
+    from napkit.conform.fuzz.episodes import episode_words
+    from napkit.conform.fuzz.reproducer import readable, reproducer_case
+    from napkit.conform.suite.cases import case_path
+    from napkit.output.files import OutputFile
+
     reach = outcome.reach
     rate = reach.hands / outcome.seconds if outcome.seconds > 0 else 0.0
     written = ""
@@ -338,31 +350,31 @@ def _report(args: argparse.Namespace, outcome: Outcome, seed: int, command: list
         except OSError as exc:
             _say(f"cannot write the reproducer {path}: {exc.strerror or exc}")
     if not args.quiet:
-        print(file=human)
+        _tell(file=human)
         for line in _reach_lines(reach, in_force):
-            print(line, file=human)
-    print(file=human)
+            _tell(line, file=human)
+    _tell(file=human)
     words = (f"{reach.episodes} episodes ({reach.hands} hands, {reach.steps} steps) in "
              f"{outcome.seconds:.1f} s, {rate:.0f} hands/s")
     if found is None:
         what = {"interrupted": "interrupted", "time": "time up", "hands": "done"}.get(
             outcome.stopped, outcome.stopped)
-        print(f"ok: no disagreement: {words} ({what}; seed {seed})", file=human)
+        _tell(f"ok: no disagreement: {words} ({what}; seed {seed})", file=human)
     else:
         assert case is not None
-        print(f"FOUND after {found.seconds_to_find:.1f} s, in episode "
+        _tell(f"FOUND after {found.seconds_to_find:.1f} s, in episode "
               f"{found.first.index}: {episode_words(found.first)}", file=human)
-        print(_shrunk_line(found), file=human)
-        print(file=human)
+        _tell(_shrunk_line(found), file=human)
+        _tell(file=human)
         for line in readable(found.episode, found.disagreement, case):
-            print(line, file=human)
-        print(file=human)
+            _tell(line, file=human)
+        _tell(file=human)
         if written:
             rerun = " ".join(["napkit", "conform", "--case", written]
                              + [f"--ruleset-file {p}" for p in args.ruleset_files]
                              + ["--", *command])
-            print(f"reproducer: {written} (rerun: {rerun})", file=human)
-        print(f"FAILED: {found.disagreement.message} ({words}; seed {seed})", file=human)
+            _tell(f"reproducer: {written} (rerun: {rerun})", file=human)
+        _tell(f"FAILED: {found.disagreement.message} ({words}; seed {seed})", file=human)
     human.flush()
     if args.json:
         hands = args.hands if args.hands is not None or args.seconds is not None else (
@@ -423,6 +435,8 @@ def _json_report(outcome: Outcome, seed: int, program: str, command: list[str], 
                  case: dict[str, Any] | None, written: str, in_force: set[str],
                  shard: tuple[int, int] = (1, 1),
                  budget: tuple[int | None, float | None] = (None, None)) -> dict[str, Any]:
+    from napkit.conform.fuzz.campaign import episode_seed
+
     reach = outcome.reach
     found = outcome.found
     report: dict[str, Any] = {

@@ -11,6 +11,10 @@ in a test that interrupts ``napkit conform`` while it imports the fuzzer's modul
 except in such a callback, where it has the signal sent again a moment later, so that it is
 raised once the callback has returned. :func:`count` says how many times
 Ctrl-C has come, for a last check when a command ends.
+
+SIGTERM (a cancelled CI job, ``kill``) is handled as Ctrl-C is, so that a command stopped so
+writes what Ctrl-C writes (``napkit conform``'s reports marked interrupted, spec/conformance.md
+7.3); :func:`exit_status` is then 143 (128 + SIGTERM) where Ctrl-C's is 130.
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ import threading
 from types import FrameType
 
 _COUNT = 0
+_LAST = signal.SIGINT  # the signal that raised the last KeyboardInterrupt
 # Where a KeyboardInterrupt would be swallowed, by file name and function: importlib's
 # callback that drops a module lock, and the callbacks by which a weak dictionary or set
 # forgets what has died (the engine keeps its games in one: a game let go runs it, seen in a
@@ -36,28 +41,42 @@ def _swallowing(frame: FrameType) -> bool:
 
 
 def _on_sigint(signum: int, frame: FrameType | None) -> None:
-    global _COUNT  # noqa: PLW0603
+    global _COUNT, _LAST  # noqa: PLW0603
     if frame is not None and _swallowing(frame):
         # Again, a moment later, from another thread (raised here and now it would land in
         # this very callback): the callback takes microseconds.
         again = threading.Timer(_AGAIN, signal.pthread_kill,
-                                (threading.main_thread().ident, signal.SIGINT))
+                                (threading.main_thread().ident, signum))
         again.daemon = True
         again.start()
         return
     _COUNT += 1
+    _LAST = signal.Signals(signum)
     raise KeyboardInterrupt
 
 
 def install() -> None:
-    """Handle Ctrl-C as above, if Python's own handler is in place and this is the main
-    thread (a program embedding napkit keeps its own handler)."""
+    """Handle Ctrl-C, and SIGTERM as Ctrl-C, as above, where Python's own handling is in place
+    and this is the main thread (a program embedding napkit keeps its own handlers)."""
     if threading.current_thread() is not threading.main_thread():
         return
     if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
         signal.signal(signal.SIGINT, _on_sigint)
+    if signal.getsignal(signal.SIGTERM) == signal.SIG_DFL:  # dying at once writes nothing
+        signal.signal(signal.SIGTERM, _on_sigint)
 
 
 def count() -> int:
     """How many times Ctrl-C has been raised as a KeyboardInterrupt since :func:`install`."""
     return _COUNT
+
+
+def exit_status() -> int:
+    """The exit status of a command the last KeyboardInterrupt stopped: 128 + the signal, as a
+    shell gives it (130 for Ctrl-C, 143 for SIGTERM)."""
+    return 128 + int(_LAST)
+
+
+def stopped_by() -> str:
+    """What stopped the command, in the words of a report: ``Ctrl-C`` or ``SIGTERM``."""
+    return "SIGTERM" if _LAST == signal.SIGTERM else "Ctrl-C"

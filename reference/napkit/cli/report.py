@@ -10,7 +10,9 @@
   writes (:mod:`napkit.conform.report.html`; the report of merged shards, say).
 
 Exit status of ``merge``: 0 when the merged run passed (as ``napkit conform`` would have
-exited), 1 when it failed or the reports cannot be merged or read (one line, naming the file).
+exited), 1 when it failed (or the merged report cannot be written), 2 when the reports cannot
+be read or merged (one line, naming the file; nothing written), so that 1 always means a
+failed run.
 Of ``site``: 0 when the site is written, 1 when a report cannot be read (one line, naming the
 file and the JSON path) or the site cannot be written. Of ``diff``: 0 when nothing newly
 fails, 1 when something does (a regression, for CI) or a report cannot be read. Of ``html``:
@@ -28,16 +30,10 @@ from pathlib import Path
 from typing import Any
 
 from napkit.cli.common import Commands, Parser
-from napkit.conform.fuzz.jobs import FUZZ_REPORT, merge_fuzz_reports
-from napkit.conform.report.diff import diff_lines, diff_runs
-from napkit.conform.report.html import html_page
-from napkit.conform.report.saved import ReportFileError, read_json, read_report
-from napkit.conform.report.site import write_site
-from napkit.conform.report.text import HEADINGS, dump_report
-from napkit.conform.run.runner import STATUSES
-from napkit.conform.run.shards import MergeError, merge_reports
 from napkit.errors import UsageError
-from napkit.output.files import OutputFile, refuse_clashes
+
+# The reports' readers and writers are imported by the actions that use them: building the
+# parsers (napkit --help) must not load them (tests/test_startup_imports.py).
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 
@@ -50,8 +46,10 @@ one program, suite, filters and expected-failures file (or of 'napkit fuzz --sha
 of one program, seed and budget: their counts are summed and the lowest-numbered
 disagreement kept). The merged report is the one an
 unsharded run writes (the same cases in the same order, the same totals), but for its timings
-(its elapsed time is the shards' sum). Reports of different runs, a shard given twice, cases in
-two shards and missing shards are refused with a line naming the file.
+(its elapsed time is the shards' sum). Reports of different runs (other versions of the suite,
+the law book, napkit or the program among them), reports whose counts are not their cases', a
+shard given twice, cases in two shards and missing shards are refused with a line naming the
+file, exit status 2, nothing written.
 """
 
 
@@ -90,7 +88,10 @@ def _no_subcommand(args: argparse.Namespace) -> int:
 
 
 def _say(action: str, message: str) -> None:
-    print(f"napkit report {action}: {message}", file=sys.stderr)
+    from napkit.output.tables import printable
+
+    # printable: a message may quote a report, text from outside.
+    print(printable(f"napkit report {action}: {message}"), file=sys.stderr)
 
 
 def run_merge(args: argparse.Namespace) -> int:
@@ -103,6 +104,12 @@ def run_merge(args: argparse.Namespace) -> int:
 
 
 def _merge(paths: list[str], output: str, quiet: bool) -> int:
+    from napkit.conform.fuzz.jobs import FUZZ_REPORT, merge_fuzz_reports
+    from napkit.conform.report.saved import ReportFileError, read_json
+    from napkit.conform.report.text import dump_report
+    from napkit.conform.run.shards import MergeError, merge_reports
+    from napkit.output.files import OutputFile, refuse_clashes
+
     try:
         refuse_clashes([("-o", output)], [("the report", p) for p in paths])
     except UsageError as exc:
@@ -120,14 +127,14 @@ def _merge(paths: list[str], output: str, quiet: bool) -> int:
                 documents.append((path, read_json(path)))
             except ReportFileError as exc:
                 _say("merge", str(exc))
-                return EXIT_FAILED
+                return EXIT_USAGE
         fuzz = [isinstance(d, dict) and d.get("format") == FUZZ_REPORT for _, d in documents]
         try:
             merged = (merge_fuzz_reports(documents) if any(fuzz)
                       else merge_reports(documents))
-        except MergeError as exc:
+        except MergeError as exc:  # not the shards of one run: the files given are at fault
             _say("merge", str(exc))
-            return EXIT_FAILED
+            return EXIT_USAGE
         if any(fuzz):
             try:
                 out.commit(json.dumps(merged, indent=2, sort_keys=True) + "\n")
@@ -161,6 +168,9 @@ def _fuzz_summary(merged: dict[str, Any], shards: int) -> str:
 
 
 def _summary(merged: dict[str, Any], shards: int) -> str:
+    from napkit.conform.report.text import HEADINGS
+    from napkit.conform.run.runner import STATUSES
+
     totals = merged["totals"]
     parts = [f"{totals[s]} {HEADINGS[s]}" for s in STATUSES
              if totals[s] or s in ("passed", "failed")]
@@ -248,6 +258,9 @@ def run_site(args: argparse.Namespace) -> int:
 
 
 def _site(paths: list[str], out: Path, base_url: str, quiet: bool) -> int:
+    from napkit.conform.report.saved import ReportFileError, read_report
+    from napkit.conform.report.site import write_site
+
     if out.exists() and not out.is_dir():
         _say("site", f"-o {out} is a file, not a folder")
         return EXIT_USAGE
@@ -280,6 +293,9 @@ def _site(paths: list[str], out: Path, base_url: str, quiet: bool) -> int:
 
 def run_diff(args: argparse.Namespace) -> int:
     """The command: read both reports, print what changed; 1 when something newly fails."""
+    from napkit.conform.report.diff import diff_lines, diff_runs
+    from napkit.conform.report.saved import ReportFileError, read_report
+
     try:
         documents = [read_report(path) for path in (args.old, args.new)]
     except ReportFileError as exc:
@@ -295,6 +311,10 @@ def run_diff(args: argparse.Namespace) -> int:
 
 def run_html(args: argparse.Namespace) -> int:
     """The command: read the report, write its page."""
+    from napkit.conform.report.html import html_page
+    from napkit.conform.report.saved import ReportFileError, read_report
+    from napkit.output.files import OutputFile, refuse_clashes
+
     try:
         refuse_clashes([("-o", args.output)], [("the report", args.report)])
     except UsageError as exc:

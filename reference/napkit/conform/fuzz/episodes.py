@@ -39,6 +39,7 @@ from napkit.conform.run.runner import (
 )
 from napkit.conform.suite.breaches import Breach, possible_breaches, refusal
 from napkit.conform.suite.starts import HandStart, draw_start, new_hand, strong_deal
+from napkit.conform.suite.support import handshake_problems
 from napkit.engine.actions import CHANCE_TYPES, Action, Buy, Deal
 from napkit.engine.game import Game
 from napkit.engine.hand import HandState
@@ -99,13 +100,23 @@ class ScopeError(Exception):
     """Nothing the program declared is left to fuzz (the message says why)."""
 
 
+class HandshakeError(ScopeError):
+    """The program's handshake declares what the rulesets it names do not have
+    (spec/conformance.md 2.2: :func:`napkit.conform.suite.support.handshake_problems`)."""
+
+
 def scope_of(supports: Mapping[str, Any], known: Mapping[str, Ruleset],
              rulesets: Sequence[str] = (), options: Mapping[str, str] | None = None,
              players: Sequence[int] = ()) -> Scope:
     """What to fuzz: the rulesets, option choices and table sizes the program declared
     (spec/conformance.md 2.2), those napkit knows (``known``: the spec's and any house
     rulesets given), narrowed to ``rulesets``, ``options`` (one choice per option name) and
-    ``players`` where given."""
+    ``players`` where given. HandshakeError for a declaration the rulesets refuse (an option
+    or a choice they do not have, no kind or no ruleset)."""
+    refused, _ = handshake_problems(supports, known)
+    if refused:
+        more = f" (and {len(refused) - 1} more)" if len(refused) > 1 else ""
+        raise HandshakeError(f"the program's handshake is refused: hello: {refused[0]}{more}")
     notes: list[str] = []
     declared: Mapping[str, Any] = supports.get("rulesets", {}) or {}
     kinds = frozenset(k for k in supports.get("kinds", []) if isinstance(k, str))
@@ -147,10 +158,14 @@ def scope_of(supports: Mapping[str, Any], known: Mapping[str, Ruleset],
                 continue
             chosen.append(Playable(ruleset, tuple(opts), table))
             continue
+        # Only --option can leave an option no choice: the declared choices were checked.
         notes.append(f"{rid}: not fuzzed: the program does not play "
-                     f"{name}={(options or {}).get(name)}")
+                     f"{name}={(options or {}).get(name, 'any of its declared choices')}")
     if options:
-        unknown = [n for n in options if not any(n in dict(p.options) for p in chosen)]
+        # Among the rulesets asked for, fuzzed or not: one left out for want of the choice
+        # asked is said below ("does not play pack=32"), not called a ruleset without it.
+        asked = [known[r] for r in declared if r in known and (not rulesets or r in rulesets)]
+        unknown = [n for n in options if not any(n in r.options for r in asked)]
         if unknown:
             raise ScopeError(f"no ruleset fuzzed has an option {unknown[0]!r}")
     if not chosen:
@@ -1050,6 +1065,6 @@ def episode_words(episode: Episode) -> str:
             f"{f' ({opts})' if opts else ''}, {len(episode.steps)} steps")
 
 
-__all__ = ["Disagreement", "Episode", "Games", "Playable", "Probe", "Prober", "Ref", "Scope",
-           "ScopeError", "Step", "Verdict", "check_episode", "draw_episode", "draw_game",
-           "legal_json", "match_outcome", "plan", "scope_of"]
+__all__ = ["Disagreement", "Episode", "Games", "HandshakeError", "Playable", "Probe", "Prober",
+           "Ref", "Scope", "ScopeError", "Step", "Verdict", "check_episode", "draw_episode",
+           "draw_game", "legal_json", "match_outcome", "plan", "scope_of"]

@@ -38,7 +38,16 @@ from typing import TYPE_CHECKING, Any
 
 from napkit.conform.report.text import Run, json_report
 from napkit.conform.report.text import write_reports as write_other_reports
-from napkit.conform.run.runner import FAILED, PASSED, SKIPPED, STATUSES, XFAIL, XPASS
+from napkit.conform.run.runner import (
+    FAILED,
+    PASSED,
+    SKIPPED,
+    STATUSES,
+    XFAIL,
+    XPASS,
+    nothing_checked,
+    run_ok,
+)
 from napkit.engine.cards import (
     CARD_TEXT,
     DIAMONDS,
@@ -458,12 +467,16 @@ def write_reports(run: Run, targets: Iterable[tuple[str, OutputFile]], *args: An
 
 
 def _summary(document: Mapping[str, Any]) -> JSON:
-    """The verdict, the cases run of those selected, and the count of each outcome."""
+    """The verdict, the cases run of those selected, and the count of each outcome. The
+    verdict is the cases' (a report's ``ok`` that says otherwise is refused as it is read:
+    napkit.conform.report.saved)."""
     counted = totals(document)
     if document.get("interrupted"):
         verdict = ("interrupted", "interrupted")
-    elif document.get("ok", not (counted.get(FAILED) or counted.get(XPASS))):
+    elif run_ok(counted, False):
         verdict = ("ok", "ok")
+    elif nothing_checked(counted):  # every case skipped: spec/conformance.md 2.2
+        verdict = ("failed", "nothing checked")
     else:
         verdict = ("failed", "FAILED")
     given = _totals_given(document)

@@ -44,7 +44,15 @@ from napkit.conform.report.html import (
     rule_titles,
     totals,
 )
-from napkit.conform.run.runner import FAILED, PASSED, SKIPPED, XFAIL, XPASS
+from napkit.conform.run.runner import (
+    FAILED,
+    PASSED,
+    SKIPPED,
+    XFAIL,
+    XPASS,
+    nothing_checked,
+    run_ok,
+)
 from napkit.output.files import write_text
 from napkit.output.pages import render
 
@@ -185,9 +193,10 @@ def _verdict(entry: Entry) -> tuple[str, str]:
     document = entry.document
     if document.get("interrupted"):
         return XFAIL, "interrupted"
-    counted = totals(document)
-    ok = document.get("ok", not (counted.get(FAILED) or counted.get(XPASS)))
-    return (PASSED, "ok") if ok else (FAILED, "FAILED")
+    counted = totals(document)  # the cases' verdict: a report's "ok" that differs is refused
+    if run_ok(counted, False):
+        return PASSED, "ok"
+    return FAILED, "nothing checked" if nothing_checked(counted) else "FAILED"
 
 
 def _by_ruleset(columns: Sequence[Entry], rulesets: list[str]

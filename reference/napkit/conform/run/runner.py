@@ -68,6 +68,21 @@ class CaseResult:
         return self.status in (FAILED, XPASS)
 
 
+def nothing_checked(counts: Mapping[str, int]) -> bool:
+    """Whether a run of one or more cases (``counts``: how many of each status) ran none: every
+    one skipped by the program's handshake (spec/conformance.md 2.2)."""
+    total = sum(counts.values())
+    return total > 0 and counts.get(SKIPPED, 0) == total
+
+
+def run_ok(counts: Mapping[str, int], interrupted: bool) -> bool:
+    """A run's verdict (spec/conformance.md 2.2, 7.3): ok when nothing failed or passed
+    unexpectedly, it was not interrupted, and it checked something (a run whose every case was
+    skipped is not ok; a run of no case, an empty shard, is)."""
+    return not (counts.get(FAILED) or counts.get(XPASS) or interrupted
+                or nothing_checked(counts))
+
+
 class DisagreementError(Exception):
     """The program's answer is not the case's: where, what, expected and got."""
 
@@ -532,5 +547,6 @@ def with_status(result: CaseResult, status: str, reason: str) -> CaseResult:
 
 
 __all__ = ["FAILED", "PASSED", "RULE_NOT_NAMED", "SKIPPED", "STATUSES", "TIMEOUT", "XFAIL",
-           "XPASS", "CaseResult", "DisagreementError", "action_key", "plan_size", "run_case",
-           "run_suite", "run_suite_in_processes", "timeouts_in_a_row", "with_status"]
+           "XPASS", "CaseResult", "DisagreementError", "action_key", "nothing_checked",
+           "plan_size", "run_case", "run_ok", "run_suite", "run_suite_in_processes",
+           "timeouts_in_a_row", "with_status"]

@@ -10,9 +10,10 @@ digest of them, :func:`cases_digest`) and which slice it ran (``shard``: ``{"ind
 :func:`merge_reports` (``napkit report merge``) joins the reports of the N shards into the
 report an unsharded run writes: the same cases in the same order, the same totals and tables,
 ``shard`` null; only the timings differ (``elapsed`` is the shards' sum). It refuses, naming
-the file, reports that are not shards' reports, of other programs, filters, expected failures
-or cases, of another number of shards, a shard given twice, a case in two shards, and shards
-missing.
+the file, reports that are not shards' reports (or whose counts are not their cases':
+:func:`napkit.conform.report.saved.check_report`), of other versions of the suite, the law
+book, napkit or the program, of other programs, filters, expected failures or cases, of
+another number of shards, a shard given twice, a case in two shards, and shards missing.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from napkit.conform.report.saved import check_report
 from napkit.conform.report.text import REPORT_FORMAT, report_document
 from napkit.conform.suite.cases import Case, Filters
 
@@ -160,8 +162,13 @@ def _shard_report(name: str, document: object) -> JSONObject:
                                            "rules": list}, f"$.cases[{i}]")
     if not problem and not all(isinstance(n, str) for n in document["notes"]):
         problem = "$.notes: not a list of strings"
+    if not problem and not isinstance(document.get("versions", {}), dict):
+        problem = "$.versions: not an object"
     if problem:
         raise MergeError(f"{name}: not a report as napkit conform writes it: {problem}")
+    counted = check_report(document)  # its counts and verdict are its cases', as any reader's
+    if counted is not None:
+        raise MergeError(f"{name}: not a napkit conform JSON report: {counted}")
     return document
 
 
@@ -181,6 +188,13 @@ def _wrong(value: object, fields: dict[str, type | tuple[type, ...]], where: str
 
 def _same_run(name: str, document: JSONObject, first_name: str, first: JSONObject) -> None:
     """MergeError unless ``document`` is a shard of the same run as ``first``."""
+    # One run has one version of each (spec/conformance.md 7.4): a merged report names one.
+    here_v, there_v = document.get("versions") or {}, first.get("versions") or {}
+    for key, words in VERSIONS.items():
+        if here_v.get(key) != there_v.get(key):
+            raise MergeError(f"{name}: {words} {_version(here_v.get(key))}, but {first_name} "
+                             f"has {words} {_version(there_v.get(key))}: the shards of one run "
+                             "have the same versions")
     mine, theirs = document["program"], first["program"]
     if mine != theirs:
         what = "another program" if mine.get("name") != theirs.get("name") else (
@@ -198,6 +212,19 @@ def _same_run(name: str, document: JSONObject, first_name: str, first: JSONObjec
         raise MergeError(f"{name}: another suite or other cases than {first_name} "
                          f"({here['cases']} cases selected here, {there['cases']} there, or "
                          "as many with other ids or files)")
+
+
+VERSIONS = {"suite": "suite version", "lawbook": "law book version",
+            "napkit": "napkit version", "program": "program version"}
+
+
+def _version(value: object) -> str:
+    """A version as a report gives it, for a message: a program's own strings made safe."""
+    from napkit.output.tables import printable
+
+    text = str(value)
+    return "none" if value is None else printable(
+        text if len(text) <= 40 else f"{text[:40]}…({len(text):,} characters)")
 
 
 def _program(program: object) -> str:
