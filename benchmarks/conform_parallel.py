@@ -9,6 +9,7 @@ Run from the repository root::
     .venv/bin/python benchmarks/conform_parallel.py                     # the suite, best of 3
     .venv/bin/python benchmarks/conform_parallel.py --repeats 5 --jobs 4
     .venv/bin/python benchmarks/conform_parallel.py --ruleset pagat     # a part of the suite
+    .venv/bin/python benchmarks/conform_parallel.py --whole             # the commands, whole
 
 Each way runs the very same cases through the very same harness as ``napkit conform``:
 :func:`napkit.conform.run.runner.run_suite` with one session, or with several that share the cases
@@ -27,6 +28,15 @@ spinning a Python loop side by side get done in the same time. Two processes can
 as fast on two cores that something else is using: on a shared machine the capacity swings
 from under 1x to 2x from one minute to the next, and a ratio means something only beside it.
 Target (issue 15): -j 2 close to 2x on two idle cores.
+
+``--whole`` times the command itself instead, as a person runs it: ``napkit conform -q -j 1
+-- PYTHON -m napkit adapter`` against the same with ``-j N``, each a new process from its start
+to its exit (its start, reading and checking the suite, the programs' starts, the run, the
+summary), taking turns; each figure is the median of the repeats (a busy spell slows one run,
+not the ratio of medians). Target (issue 27): ``-j 2`` at most 0.75 of ``-j 1``'s wall time on
+two cores. With ``--before DIR`` (a checkout of an earlier napkit), the same two commands run
+as DIR's too (its ``reference`` folder first on ``PYTHONPATH``), all four taking turns: before
+and after in one run.
 """
 
 from __future__ import annotations
@@ -34,6 +44,8 @@ from __future__ import annotations
 import argparse
 import os
 import resource
+import statistics
+import subprocess
 import sys
 import time
 from collections.abc import Sequence
@@ -130,6 +142,40 @@ def measure(cases: Sequence[Case], jobs: int, repeats: int, ways: Sequence[str] 
     return best
 
 
+def whole_commands(jobs: int, rulesets: Sequence[str] = ()) -> dict[str, list[str]]:
+    """``napkit conform -q -j 1`` and ``-j jobs`` against ``PYTHON -m napkit adapter`` (the
+    program as issue 27 states the target), as a person runs them."""
+    napkit = [sys.executable, "-m", "napkit", "conform", "-q"]
+    narrow = [word for ruleset in rulesets for word in ("--ruleset", ruleset)]
+    program = ["--", sys.executable, "-m", "napkit", "adapter"]
+    return {f"-j {n}": [*napkit, "-j", str(n), *narrow, *program] for n in (1, jobs)}
+
+
+def time_whole(commands: dict[str, list[str]], repeats: int, before: str | None = None
+               ) -> dict[str, list[float]]:
+    """Wall seconds of each command, ``repeats`` times, taking turns; SystemExit if one fails.
+    Bytecode is written and read, as a pip install leaves it (one untimed round first). With
+    ``before``, each command is run as that checkout's napkit too (named ``NAME before``)."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    envs = {name: env for name in commands}
+    if before is not None:
+        earlier = {**env, "PYTHONPATH": os.pathsep.join(
+            [str(Path(before, "reference").resolve()), *filter(None, [env.get("PYTHONPATH")])])}
+        commands = {**commands, **{f"{name} before": argv for name, argv in commands.items()}}
+        envs.update({name: earlier for name in commands if name.endswith(" before")})
+    times: dict[str, list[float]] = {name: [] for name in commands}
+    for round_ in range(repeats + 1):
+        for name, argv in commands.items():
+            began = time.perf_counter()
+            done = subprocess.run(argv, capture_output=True, check=False, env=envs[name])
+            if done.returncode != 0:
+                raise SystemExit(f"{name} exited {done.returncode}: "
+                                 f"{done.stderr.decode(errors='replace')[-400:]}")
+            if round_:
+                times[name].append(time.perf_counter() - began)
+    return times
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--suite", type=Path, default=None,
@@ -139,7 +185,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=2, metavar="N",
                         help="compare -j N with -j 1 (default 2)")
     parser.add_argument("--repeats", type=int, default=3, help="timings each way (best kept)")
+    parser.add_argument("--whole", action="store_true",
+                        help="time the whole commands, napkit conform -j 1 and -j N (medians)")
+    parser.add_argument("--before", metavar="DIR",
+                        help="with --whole: a checkout of an earlier napkit, timed in turn")
     args = parser.parse_args(argv)
+    if args.whole:
+        times = time_whole(whole_commands(args.jobs, args.ruleset), args.repeats, args.before)
+        medians = {name: statistics.median(runs) for name, runs in times.items()}
+        for name, median in medians.items():
+            print(f"napkit conform {name}: median {median:.2f} s of {args.repeats} "
+                  f"({', '.join(f'{t:.2f}' for t in times[name])})")
+        for suffix in ("", " before") if args.before else ("",):
+            one, many = medians[f"-j 1{suffix}"], medians[f"-j {args.jobs}{suffix}"]
+            print(f"{suffix.strip() or 'now'}: -j {args.jobs} takes {many / one:.2f} of -j 1's "
+                  "wall time (target: at most 0.75 on two cores)")
+        print(f"load average {os.getloadavg()[0]:.2f}")
+        return 0
     root = args.suite or default_suite_dir()
     filters = Filters(rulesets=tuple(args.ruleset))
     loaded, problems = load_suite(root, filters)

@@ -27,7 +27,8 @@ from typing import Any
 
 import pytest
 from napkit.cli import main
-from napkit.conform.run.parallel import Pool, ProcessPool, cores, parse_jobs, parse_shard, shard
+from napkit.cli.common import jobs_value, shard_value
+from napkit.conform.run.parallel import Pool, ProcessPool, cores, shard
 from napkit.conform.run.runner import CaseResult, run_suite
 from napkit.conform.run.shards import cases_digest
 from napkit.conform.suite.cases import Case, Filters, default_suite_dir, load_suite, select
@@ -105,7 +106,7 @@ def test_j2_gives_the_report_of_j1_against_a_mutant(forks: bool, tmp_path: Path,
                                                     monkeypatch: pytest.MonkeyPatch) -> None:
     """Where the system forks, each program and its share of the harness run in a worker
     process; elsewhere in a thread: the report is -j 1's either way."""
-    monkeypatch.setattr("napkit.cli.conform.can_fork", lambda: forks)
+    monkeypatch.setattr("napkit.conform.run.parallel.can_fork", lambda: forks)
     args = ("--ruleset", "classic")
     status1, one, out1 = conform(tmp_path, "j1", *args, program=MUTANT)
     status2, two, out2 = conform(tmp_path, "j2", "-j", "2", *args, program=MUTANT)
@@ -144,7 +145,9 @@ def test_max_timeouts_counts_the_same_cases_with_j2(tmp_path: Path) -> None:
 def test_a_program_broken_in_one_worker_is_restarted_there(tmp_path: Path) -> None:
     """The fixture suite's one match case hangs and fails; the cases after it still pass in
     the worker that restarted its program, as they do with -j 1."""
-    suite = ("--suite", str(FIXTURES / "conformance"), "--timeout", "0.5", "--max-timeouts",
+    # The time limit only ends the hang: long enough that no answer of the reference's is
+    # late on a busy machine (at half a second, one was).
+    suite = ("--suite", str(FIXTURES / "conformance"), "--timeout", "5", "--max-timeouts",
              "0")
     _, one, _ = conform(tmp_path, "j1", *suite, program=HANG)
     _, two, _ = conform(tmp_path, "j2", "-j", "2", *suite, program=HANG)
@@ -226,22 +229,22 @@ def test_an_exception_in_the_caller_aborts_every_worker() -> None:
     the with block ends at once."""
     released = {"a": threading.Event(), "b": threading.Event()}
     aborted: list[str] = []
+    waited: list[bool] = []  # whether each wait ended by abort (not by its time running out)
 
     def work(worker: str, n: int) -> int:
         if n > 0:
-            released[worker].wait(30)  # a program that does not answer
+            waited.append(released[worker].wait(300))  # a program that does not answer
         return n
 
     def abort(worker: str) -> None:
         aborted.append(worker)
         released[worker].set()
 
-    began = time.monotonic()
     with pytest.raises(KeyboardInterrupt), Pool(["a", "b"], abort=abort) as pool:
         for _ in pool.map(work, range(10)):
             raise KeyboardInterrupt
     assert sorted(aborted) == ["a", "b"]
-    assert time.monotonic() - began < 10
+    assert all(waited), waited  # no time measured: a busy machine is slow, not wrong
 
 
 def test_pool_refuses_no_workers() -> None:
@@ -314,7 +317,6 @@ def test_ctrl_c_aborts_the_worker_processes(tmp_path: Path) -> None:
     def close(k: int) -> None:
         (tmp_path / f"closed-{k}").write_text("", encoding="utf-8")
 
-    began = time.monotonic()
     with pytest.raises(KeyboardInterrupt), ProcessPool(2, lambda k: k, close=close,
                                                        abort=abort) as pool:
         for n in pool.map(work, range(10)):
@@ -322,7 +324,7 @@ def test_ctrl_c_aborts_the_worker_processes(tmp_path: Path) -> None:
                 time.sleep(0.01)
             if n == 1:
                 raise KeyboardInterrupt
-    assert time.monotonic() - began < 20
+    # Aborted, not ended by their sleep (no time measured: a busy machine is slow, not wrong).
     assert sorted(p.name for p in tmp_path.iterdir()) == ["aborted-0", "aborted-1",
                                                           "sleeping-0", "sleeping-1"]
     with ProcessPool(2, lambda k: k, close=close, abort=abort) as pool:
@@ -360,8 +362,8 @@ def test_a_bad_number_of_jobs_is_a_usage_error_on_one_line(text: str, capsys: Ca
 
 
 def test_the_values_of_shard_and_jobs() -> None:
-    assert parse_shard("2/4") == (2, 4) and parse_shard(" 1/1 ") == (1, 1)
-    assert parse_jobs("3") == 3 and parse_jobs("auto") == parse_jobs("0") == cores() >= 1
+    assert shard_value("2/4") == (2, 4) and shard_value(" 1/1 ") == (1, 1)
+    assert jobs_value("3") == 3 and jobs_value("auto") == jobs_value("0") == cores() >= 1
     with pytest.raises(ValueError):
         shard([1, 2], 3, 2)
 
@@ -441,7 +443,7 @@ def three(tmp_path: Path) -> list[Path]:
 
 
 def refusal(capsys: Capture, *paths: Path | str) -> str:
-    assert merge(*paths) == 1
+    assert merge(*paths) == 2  # 1 is the merged run's failure; refused, nothing is written
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "Traceback" not in err, err
     assert err.startswith("napkit report merge: ")
@@ -468,6 +470,16 @@ def test_merge_refuses_overlapping_shards(three: list[Path], tmp_path: Path,
 
     def overlap(document: JSONObject) -> None:
         document["cases"][0] = first
+        # Its counts kept its cases' (a report that says otherwise is refused for that):
+        # only the overlap is wrong.
+        from napkit.conform.report.text import report_document
+
+        document.update(report_document(
+            program=document["program"], suite=document["suite"],
+            selection=document["selection"], shard=document["shard"],
+            elapsed=document["elapsed"], selected=document["totals"]["selected"],
+            notes=document["notes"], cases=document["cases"], versions=document["versions"],
+            order=document["order"]))
 
     bad = _edit(three[1], overlap, tmp_path / "bad.json")
     message = refusal(capsys, three[0], bad, three[2])
@@ -560,7 +572,9 @@ def test_ctrl_c_with_two_workers_is_one_line_and_leaves_no_program(tmp_path: Pat
     # What ran is reported, as pytest does (issue 17, spec/conformance.md 7.3).
     assert child.returncode == 130 and err.decode().strip().startswith(
         "napkit conform: interrupted: "), err.decode()
-    time.sleep(0.2)
+    deadline = time.monotonic() + 60  # the programs are killed and waited for before the
+    while _running(str(program)) and time.monotonic() < deadline:  # exit: this only allows
+        time.sleep(0.05)  # for /proc on a busy machine, and fails a run that leaves any
     assert _running(str(program)) == []
 
 

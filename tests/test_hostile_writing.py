@@ -21,7 +21,6 @@ from typing import Any
 
 import pytest
 from napkit.cli import EXIT_USAGE, main
-from napkit.cli import record as cli_record
 from napkit.conform.run.runner import (
     FAILED,
     PASSED,
@@ -137,7 +136,8 @@ def interrupted(*_args: object, **_kwargs: object) -> Iterator[str]:
 
 def test_ctrl_c_while_playing_leaves_the_file(kept: Path, capsys: Capture,
                                               monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(cli_record, "record_chunks", interrupted)
+    # read by napkit record as it runs (not imported to build its parser)
+    monkeypatch.setattr("napkit.formats.recording.record_chunks", interrupted)
     assert main(["record", "pagat", "--seed", "1", "--hands", "3", "-o", str(kept)]) == 130
     out, err = capsys.readouterr()
     assert out == "" and err.strip() == "napkit: interrupted: nothing is written"
@@ -211,7 +211,7 @@ def no_run(monkeypatch: pytest.MonkeyPatch) -> None:
     def run_suite(*_args: object, **_kwargs: object) -> None:
         raise AssertionError("a case was run")
 
-    monkeypatch.setattr("napkit.cli.conform.run_suite", run_suite)
+    monkeypatch.setattr("napkit.conform.run.runner.run_suite", run_suite)
 
 
 @pytest.mark.usefixtures("no_run")
@@ -349,7 +349,7 @@ def test_ctrl_c_in_a_run_writes_whole_reports_marked_interrupted(
     def ctrl_c(*_args: object, **_kwargs: object) -> None:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr("napkit.cli.conform.run_suite", ctrl_c)
+    monkeypatch.setattr("napkit.conform.run.runner.run_suite", ctrl_c)
     report = tmp_path / "r.json"
     report.write_text(OLD, encoding="utf-8")
     assert conform("--json", str(report), "--junit", str(tmp_path / "new.xml")) == 130

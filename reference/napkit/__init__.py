@@ -54,7 +54,7 @@ try:
     from typing import TYPE_CHECKING, Any
 
     from napkit import _moved
-    from napkit.engine import game as _game
+    from napkit.engine import finder as _finder
 except KeyboardInterrupt:
     # Ctrl-C while the package is imported for the napkit command (python -m napkit imports it
     # before napkit's __main__ can catch anything; the console script before main): one line
@@ -68,7 +68,7 @@ except KeyboardInterrupt:
     exec("pass")
     raise SystemExit(130) from None
 
-__version__ = "0.3.0"
+__version__ = "0.3.1"
 
 if TYPE_CHECKING:
     from napkit.engine.cards import card_name, parse_card
@@ -113,12 +113,12 @@ def __dir__() -> list[str]:
     return sorted([*globals(), *__all__])
 
 
-def _find_ruleset(ruleset: str) -> _game.RulesetLike:
+def _find_ruleset(ruleset: str) -> _finder.RulesetLike:
     """Game.create's finder: the rulesets of the spec folder napkit ships with."""
     from napkit.errors import SetupError
-    from napkit.spec.catalog import default_spec
+    from napkit.spec.catalog import default_rulesets  # the rulesets alone: no law book
 
-    rulesets = default_spec().rulesets
+    rulesets = default_rulesets()
     if ruleset not in rulesets:
         known = ", ".join(sorted(rulesets))
         raise SetupError("NAP-10.1.1", f"no ruleset {ruleset!r} (known: {known})")
@@ -128,5 +128,6 @@ def _find_ruleset(ruleset: str) -> _game.RulesetLike:
 # napkit 0.2's module paths, for one release; napkit 0.1's say where their modules went.
 _moved.install()
 
-# The engine reads no files: Game.create finds rulesets through the spec layer, set here.
-_game.set_ruleset_finder(_find_ruleset)
+# The engine reads no files: Game.create finds rulesets through the spec layer, set here
+# (with napkit.engine.finder, not napkit.engine.game: importing napkit loads no engine).
+_finder.set_ruleset_finder(_find_ruleset)

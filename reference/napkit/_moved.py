@@ -34,14 +34,18 @@ napkit.cards was removed in napkit 0.3: it is napkit.engine.cards (spec/CHANGELO
 from __future__ import annotations
 
 import importlib
-import importlib.abc
 import importlib.machinery
-import importlib.util
 import sys
 import warnings
 from collections.abc import Sequence
 from types import CodeType, ModuleType
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from importlib.abc import Loader as _Loader
+    from importlib.abc import MetaPathFinder as _MetaPathFinder
+else:  # importlib.abc costs an import of importlib.resources (some 12 ms) to every napkit
+    _Loader = _MetaPathFinder = object  # start; the protocols need no base class at run time
 
 #: napkit 0.2's paths of the modules napkit 0.3 moved, and their new paths.
 MOVED: dict[str, str] = {
@@ -113,7 +117,7 @@ def _warn(old: str, new: str) -> None:
                   DeprecationWarning, stacklevel=3)
 
 
-class _Alias(importlib.abc.Loader):
+class _Alias(_Loader):
     """Loads an old path as the module at its new path; runs it for ``python -m``."""
 
     def __init__(self, new: str) -> None:
@@ -128,13 +132,15 @@ class _Alias(importlib.abc.Loader):
 
     def get_code(self, fullname: str) -> CodeType | None:
         # runpy (python -m OLD) runs the new module's code as __main__.
+        import importlib.util
+
         spec = importlib.util.find_spec(self.new)
         loader = spec.loader if spec else None
         get_code = getattr(loader, "get_code", None)
         return get_code(self.new) if get_code else None
 
 
-class _Finder(importlib.abc.MetaPathFinder):
+class _Finder(_MetaPathFinder):
     def find_spec(self, fullname: str, path: Sequence[str] | None,
                   target: ModuleType | None = None) -> importlib.machinery.ModuleSpec | None:
         if fullname in REMOVED:

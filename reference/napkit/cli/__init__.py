@@ -36,6 +36,7 @@ import argparse
 import importlib
 import sys
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from napkit import __version__
 from napkit.cli import interrupt
@@ -49,9 +50,13 @@ COMMANDS = ("rules", "play", "record", "validate", "perft", "replay", "explain",
             "conform", "fuzz", "report")
 
 EXIT_INTERRUPTED = 130  # the shell's status for a command ended by Ctrl-C (128 + SIGINT)
+# (a command stopped by SIGTERM, which napkit handles as Ctrl-C, exits 143: 128 + SIGTERM)
 
 
-def _parser() -> argparse.ArgumentParser:
+def _parser(wanted: str | None = None, every: bool = True) -> argparse.ArgumentParser:
+    """The parser of every command. With ``every`` false: the ``wanted`` command's alone (its
+    module alone imported), if it is one of napkit's; else every command in outline
+    (:class:`_Outline`: its name and line of help, which is all ``napkit --help`` shows)."""
     parser = Parser(prog="napkit", description="The reference rules kit for Nap.",
                     epilog="examples:\n  napkit rules show pagat\n"
                            "  napkit play pagat --players 4 --seat 0 --seed 1\n"
@@ -61,9 +66,44 @@ def _parser() -> argparse.ArgumentParser:
                     formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--version", action="version", version=f"napkit {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
+    if not every and wanted in COMMANDS:
+        importlib.import_module(f"napkit.cli.{wanted}").register(commands)
+        return parser
     for name in COMMANDS:
-        importlib.import_module(f"napkit.cli.{name}").register(commands)
+        register = importlib.import_module(f"napkit.cli.{name}").register
+        register(commands if every else _Outline(commands))
     return parser
+
+
+class _Outline(Parser):
+    """A command's parser in outline: the command is listed (its name and help), and the
+    options its module adds are passed over. Building the parsers of all eleven commands in
+    full, argparse asking gettext for each one's headings, cost ``napkit --help`` a third of a
+    bare Python start (benchmarks/startup.py)."""
+
+    def __init__(self, commands: Any) -> None:  # argparse's _SubParsersAction, or None
+        # Not ArgumentParser.__init__: nothing is parsed with an outline.
+        self.commands = commands
+
+    def add_parser(self, name: str, **kwargs: Any) -> _Outline:
+        if self.commands is not None:  # a command of napkit: listed as it is
+            self.commands.add_parser(name, help=kwargs.get("help"), add_help=False)
+        return _Outline(None)
+
+    def add_argument(self, *args: Any, **kwargs: Any) -> Any:
+        return None
+
+    def add_subparsers(self, **kwargs: Any) -> Any:
+        return _Outline(None)
+
+    def add_argument_group(self, *args: Any, **kwargs: Any) -> Any:
+        return self
+
+    def add_mutually_exclusive_group(self, **kwargs: Any) -> Any:
+        return self
+
+    def set_defaults(self, **kwargs: Any) -> None:
+        pass
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -74,16 +114,22 @@ def main(argv: Sequence[str] | None = None) -> int:
         status = _main(argv)
     except KeyboardInterrupt:  # Ctrl-C, at any moment: one line, no traceback (files are
         print("\nnapkit: interrupted", file=sys.stderr)  # never half-written)
-        return EXIT_INTERRUPTED
+        return interrupt.exit_status() if interrupt.count() > before else EXIT_INTERRUPTED
     if interrupt.count() > before and status == 0:  # Ctrl-C caught on the way and lost
         print("\nnapkit: interrupted", file=sys.stderr)
-        return EXIT_INTERRUPTED
+        return interrupt.exit_status()
+    if status == EXIT_INTERRUPTED and interrupt.count() > before:  # 143 for SIGTERM
+        return interrupt.exit_status()
     return status
 
 
 def _main(argv: Sequence[str] | None) -> int:
     # Ctrl-C is main's: it may come while the parsers are built, as well as in a command.
-    parser = _parser()
+    # Only the command named is built: argparse takes a command only by its whole name, as
+    # the first word (napkit's own options take no value), and what it says of that
+    # command's arguments never lists the others.
+    words = list(sys.argv[1:] if argv is None else argv)
+    parser = _parser(words[0] if words else None, every=False)
     try:
         args = parser.parse_args(argv)
     except SystemExit as exc:  # --help (0) or a usage error, already reported on one line

@@ -4,9 +4,10 @@ Without a command (or with ``--reference``), the program is napkit's own referen
 ``python -m napkit.protocol.adapter``; ``--in-process`` runs the reference in this process instead,
 without the protocol's process and pipes. Exit status: 0 when every case that ran passed (or
 failed as the expected-failures file says), 1 otherwise (a failure, an unexpected pass, a bad
-case file, an empty suite or selection, a program that cannot be started or that timed out on
---max-timeouts cases in a row, a report that cannot be written), 2 for a usage error (among them
-a report onto an input or onto another report), 130 when interrupted.
+case file, an empty suite or selection, a program that cannot be started, whose handshake is
+refused or that timed out on --max-timeouts cases in a row, a run whose every case was skipped,
+a report that cannot be written), 2 for a usage error (among them a report onto an input or onto
+another report), 130 when interrupted (143 by SIGTERM, handled as Ctrl-C).
 
 The reports are written by napkit's one policy for outputs (napkit.output.files), each made
 before the run so that a place that cannot be written is refused before any case runs.
@@ -17,37 +18,28 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
-import random
 import sys
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
-from napkit.cli.common import Commands, seconds_value, seed_value
-from napkit.conform.report.html import write_reports  # report.write_reports, and --html
-from napkit.conform.report.text import Progress, Run, Selection, summary_lines
-from napkit.conform.run.control import (
-    Order,
-    in_suite_order,
-    list_lines,
-    run_order,
-    xfail_document,
-    xfail_text,
-)
-from napkit.conform.run.parallel import Pool, can_fork, parse_jobs, parse_shard, shard
-from napkit.conform.run.runner import (
-    CaseResult,
-    run_suite,
-    run_suite_in_processes,
-    timeouts_in_a_row,
+from napkit.cli import interrupt
+from napkit.cli.common import (
+    Commands,
+    jobs_value,
+    seconds_value,
+    seed_value,
+    shard_value,
+    whole_value,
 )
 from napkit.conform.suite.cases import (
     KINDS,
     Case,
     Filters,
+    SuiteIds,
     add_rulesets,
-    case_files,
     default_suite_dir,
     load_case,
     load_suite,
@@ -56,14 +48,16 @@ from napkit.conform.suite.cases import (
 from napkit.conform.suite.versions import current_rule, report_versions
 from napkit.conform.suite.xfail import Expected, XfailError, load_xfail
 from napkit.errors import UsageError
-from napkit.output.files import OutputFile, refuse_clashes
-from napkit.protocol.process import (
-    Channel,
-    ProtocolError,
-    Session,
-    in_process_opener,
-    process_opener,
-)
+
+# The harness (the runner, the reports, the protocol, the schemas) is imported by the
+# functions that run the cases, not here: building the parsers (napkit --help) must not load
+# it (tests/test_startup_imports.py). napkit.conform.suite's cases, versions and xfail are light.
+if TYPE_CHECKING:
+    from napkit.conform.report.text import Run, Selection
+    from napkit.conform.run.control import Order
+    from napkit.conform.run.runner import CaseResult
+    from napkit.output.files import OutputFile
+    from napkit.protocol.process import Channel, Hello, Session
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 
@@ -101,8 +95,11 @@ is given, and the exit status is the run's judged by the file written.
 --repeat N runs the selection N times, each pass in its own order: state a program keeps from
 case to case then shows. The reports still list the cases in the suite's order, each with its
 place in the run, so that runs of different orders compare line by line.
-Ctrl-C prints the summary of what ran and writes every report asked for, marked interrupted
-(the cases not run counted), then exits 130; a second Ctrl-C abandons the reports.
+Ctrl-C (or SIGTERM) prints the summary of what ran and writes every report asked for, marked
+interrupted (the cases not run counted; none run, before the first), then exits 130 (143 for
+SIGTERM); a second Ctrl-C abandons the reports. A run whose every case was skipped checked
+nothing: it is not ok (exit 1). A handshake naming an option or a choice its ruleset does not
+have is refused.
 Every report names the versions of the suite, the law book, napkit and the program.
 
 A report FILE is replaced whole once the run is over (a temporary file beside it, renamed
@@ -154,17 +151,18 @@ def register(commands: Commands) -> None:
     conform.add_argument("--start-timeout", type=seconds_value, default=30.0, metavar="SECONDS",
                          help="time limit for the program to start and answer hello "
                               "(default 30, or --timeout if longer)")
-    conform.add_argument("-j", "--jobs", type=parse_jobs, default=1, metavar="N",
+    conform.add_argument("-j", "--jobs", type=jobs_value, default=1, metavar="N",
                          help="run N processes of the program at once, the cases shared "
                               "among them (0 or 'auto': one per core; default 1); the report "
                               "is the same as with 1")
-    conform.add_argument("--shard", type=parse_shard, metavar="K/N",
+    conform.add_argument("--shard", type=shard_value, metavar="K/N",
                          help="run only the K-th of N slices of the selected cases (every "
                               "N-th from the K-th), for a CI matrix; 'napkit report merge' "
                               "joins the slices' JSON reports")
     conform.add_argument("-x", "--exitfirst", action="store_true",
                          help="stop at the first failure")
-    conform.add_argument("--max-timeouts", type=_count, default=3, metavar="N",
+    conform.add_argument("--max-timeouts", type=whole_value("a number of cases", 0), default=3,
+                         metavar="N",
                          help="stop after N cases in a row that the program timed out on "
                               "(default 3; 0: never stop)")
     conform.add_argument("--xfail", metavar="FILE", type=Path,
@@ -179,7 +177,8 @@ def register(commands: Commands) -> None:
                          help="run the cases in a random order (--seed N to repeat it)")
     conform.add_argument("--seed", type=seed_value, metavar="N",
                          help="the seed of --shuffle's order")
-    conform.add_argument("--repeat", type=_positive, default=1, metavar="N",
+    conform.add_argument("--repeat", type=whole_value("a number of runs", 1), default=1,
+                         metavar="N",
                          help="run the selected cases N times (default 1)")
     conform.add_argument("--json", metavar="FILE", help="write a JSON report ('-': stdout)")
     conform.add_argument("--junit", metavar="FILE",
@@ -199,42 +198,80 @@ def register(commands: Commands) -> None:
     conform.set_defaults(run=run_conform)
 
 
-def _count(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be 0 or more, not {text}")
-    return value
-
-
-def _positive(text: str) -> int:
-    value = _count(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be 1 or more, not {text}")
-    return value
-
-
 def _say(message: str) -> None:
-    print(f"napkit conform: {message}", file=sys.stderr)
+    _tell(f"napkit conform: {message}", sys.stderr)
+
+
+def _tell(line: str, stream: TextIO) -> None:
+    """A line for people, made printable: it may quote the program (its name, an error it
+    answered with), text from outside."""
+    from napkit.output.tables import printable
+
+    print(printable(line), file=stream, flush=True)
 
 
 REPORT_FLAGS = (("json", "--json"), ("junit", "--junit"), ("tap", "--tap"), ("html", "--html"))
 
 
 def run_conform(args: argparse.Namespace) -> int:
-    """The command: check the outputs, load, choose, run, report. Ctrl-C at any moment is one
-    line, and leaves every report file as it was."""
+    """The command: check the outputs, load, choose, run, report. Ctrl-C (or SIGTERM) once
+    the reports' files are made writes them, marked interrupted, with the cases that ran (none,
+    before the first: spec/conformance.md 7.3); before that, or a second time while they are
+    written, it is one line, and leaves every report file as it was."""
+    so_far = _SoFar()
     try:
         with contextlib.ExitStack() as outputs:  # abandoned, unless committed, on the way out
-            return _conform(args, outputs)
+            try:
+                return _conform(args, outputs, so_far)
+            except KeyboardInterrupt:
+                if so_far.finishing or not (so_far.opened or so_far.xfail_out):
+                    raise
+                return _stopped_early(args, so_far)
     except KeyboardInterrupt:
         _say("interrupted")
         return 130
 
 
-def _conform(args: argparse.Namespace, outputs: contextlib.ExitStack) -> int:
+@dataclass
+class _SoFar:
+    """What a run has come to know, for the reports a Ctrl-C before its cases are done writes:
+    the reports' outputs, the cases chosen, the program's handshake."""
+
+    opened: list[tuple[str, OutputFile]] = field(default_factory=list)
+    xfail_out: OutputFile | None = None
+    expected: Expected | None = None  # None: not read yet, so --write-xfail writes nothing
+    human: TextIO = sys.stdout
+    suite: str = ""
+    selection: Selection | None = None
+    selected: int = 0  # 0 until the cases are chosen
+    order: Order | None = None
+    command: list[str] = field(default_factory=list)
+    program: str = "(stopped before its handshake)"
+    version: str | None = None
+    sessions: list[Session] = field(default_factory=list)
+    began: float = field(default_factory=time.perf_counter)
+    finishing: bool = False  # the run is over and its reports are being written
+
+
+def _stopped_early(args: argparse.Namespace, so_far: _SoFar) -> int:
+    """The reports of a run stopped by Ctrl-C (or SIGTERM) before its cases began: no case,
+    marked interrupted, the cases chosen counted as not run."""
+    from napkit.conform.report.text import Run
+
+    for session in so_far.sessions:  # the program must not outlive the run
+        session.kill()
+    run = Run([], so_far.program, so_far.command, so_far.suite,
+              time.perf_counter() - so_far.began, so_far.selected, [],
+              selection=so_far.selection, shard=args.shard, interrupted=True,
+              versions=report_versions(Path(so_far.suite), so_far.version),
+              order=None if so_far.order is None or so_far.order.plain
+              else so_far.order.to_json())
+    run.stopped = f"by {interrupt.stopped_by()}"
+    return _finish(args, run, so_far.opened, so_far.human, True, so_far.expected,
+                   so_far.xfail_out)
+
+
+def _conform(args: argparse.Namespace, outputs: contextlib.ExitStack, so_far: _SoFar) -> int:
     if args.kinds and (bad := sorted(set(args.kinds) - set(KINDS))):
         _say(f"no kind {bad[0]!r} (one of {', '.join(KINDS)})")
         return EXIT_USAGE
@@ -254,13 +291,16 @@ def _conform(args: argparse.Namespace, outputs: contextlib.ExitStack) -> int:
     except UsageError as exc:
         _say(str(exc))
         return EXIT_USAGE
-    opened = [] if args.matrix or args.list else _open_reports(reports, outputs)
+    opened = [] if args.matrix or args.list else _open_run(args, reports, outputs)
     if opened is None:
         return EXIT_FAILED
+    # A report on standard output has it to itself: what is said for people goes to stderr.
+    so_far.opened, so_far.suite, so_far.human = opened, str(root), (
+        sys.stderr if any(out.stdout for _, out in opened) else sys.stdout)
     xfail_out = None
     if args.write_xfail is not None and not (args.matrix or args.list):
         try:  # made now: a place that cannot be written runs nothing
-            xfail_out = outputs.enter_context(OutputFile(args.write_xfail))
+            xfail_out = so_far.xfail_out = outputs.enter_context(_output(args.write_xfail))
         except OSError as exc:
             _say(f"cannot write the expected-failures file {args.write_xfail}: "
                  f"{exc.strerror or exc} (no case was run)")
@@ -277,15 +317,15 @@ def _conform(args: argparse.Namespace, outputs: contextlib.ExitStack) -> int:
     files = [Path(c) for c in args.cases if c.endswith(".json") and Path(c).is_file()]
     globs = tuple(c for c in args.cases if not (c.endswith(".json") and Path(c).is_file()))
     if files and not globs:
-        return _conform_files(args, files, opened, root, xfail_out)
+        return _conform_files(args, files, opened, root, xfail_out, so_far)
     filters = Filters(tuple(args.rulesets), tuple(map(current_rule, args.rules)),
                       tuple(args.tags), tuple(args.kinds), globs,
                       tuple(map(current_rule, args.exclude_rules)), tuple(args.exclude_tags),
                       tuple(args.exclude_cases))
-    ids = set(case_files(root))
+    ids = SuiteIds(root)  # listed only if asked for more than whether there is a case
     # Only the files the filters may choose are read and checked (the whole suite for the
     # matrix): rerunning one case starts at once.
-    cases, problems = load_suite(root, None if args.matrix else filters)
+    cases, problems = load_suite(root, None if args.matrix else filters, args.jobs)
     for problem in problems:
         _say(f"bad case file: {problem}")
     if not ids:
@@ -301,15 +341,14 @@ def _conform(args: argparse.Namespace, outputs: contextlib.ExitStack) -> int:
     if args.list:
         return _list(args, chosen)
     try:
-        expected = _expected(args)
+        expected = so_far.expected = _expected(args)
     except XfailError as exc:
         _say(str(exc))
         return EXIT_FAILED
     notes = [f"the expected-failures file lists {case_id}, which is not in the suite"
              for case_id in expected.unknown_cases(ids)]
-    # A report on standard output has it to itself: what is said for people goes to stderr.
-    human = sys.stderr if any(out.stdout for _, out in opened) else sys.stdout
-    run = _run(args, chosen, expected, str(root), notes, human, filters)
+    human = so_far.human
+    run = _run(args, chosen, expected, str(root), notes, human, filters, so_far)
     if run is None:
         return EXIT_FAILED
     return _finish(args, run, opened, human, not problems, expected, xfail_out)
@@ -339,16 +378,23 @@ def _finish(args: argparse.Namespace, run: Run, opened: list[tuple[str, OutputFi
             human: TextIO, good: bool, expected: Expected | None = None,
             xfail_out: OutputFile | None = None) -> int:
     """The summary, the reports and the expected-failures file written; the exit status (130
-    for a run stopped by Ctrl-C, which still reports what ran)."""
+    for a run stopped by Ctrl-C or SIGTERM, which still reports what ran; 1 for a run whose
+    every case was skipped, which checked nothing: spec/conformance.md 2.2)."""
+    from napkit.conform.report.text import summary_lines
+    from napkit.conform.run.runner import nothing_checked
+
     for line in summary_lines(run, tables=not args.quiet, verbose=args.verbose):
         print(line, file=human)
     human.flush()  # before a report on stdout
-    unwritten = write_reports(run, opened)
+    unwritten = _write_reports(run, opened)
     ok = run.ok
     if xfail_out is not None and expected is not None:
-        ok = _write_xfail(run, expected, xfail_out, human)
+        ok = _write_xfail(run, expected, xfail_out, human) and not nothing_checked(run.counts)
     for line in unwritten:
         _say(line)
+    if nothing_checked(run.counts) and not run.interrupted:
+        _say(f"nothing was checked: the program's handshake declares none of the {run.selected}"
+             " cases chosen, and every one was skipped")
     if run.interrupted:
         _say(f"interrupted: {run.selected - len(run.results)} of {run.selected} cases not run"
              + (", the reports written with what ran" if opened and not unwritten else ""))
@@ -356,8 +402,21 @@ def _finish(args: argparse.Namespace, run: Run, opened: list[tuple[str, OutputFi
     return EXIT_OK if ok and good and not unwritten else EXIT_FAILED
 
 
+def _write_reports(run: Run, opened: list[tuple[str, OutputFile]]) -> list[str]:
+    """Each report written (napkit.conform.report.html.write_reports, imported only for a run
+    that has reports to write); what could not be, as lines to say."""
+    if not opened:
+        return []
+    from napkit.conform.report.html import write_reports  # and --html
+
+    return write_reports(run, opened)
+
+
 def _list(args: argparse.Namespace, chosen: list[Case]) -> int:
     """``--list``: the cases that would run, in the order they would run, one a line."""
+    from napkit.conform.run.control import list_lines, run_order
+    from napkit.conform.run.parallel import shard
+
     if args.shard is not None:
         chosen = shard(chosen, *args.shard)
     order = _order(args)
@@ -369,6 +428,10 @@ def _list(args: argparse.Namespace, chosen: list[Case]) -> int:
 def _order(args: argparse.Namespace) -> Order:
     """The run's order; --shuffle without --seed draws one (said, so that it can be
     repeated)."""
+    import random  # here: only --shuffle draws
+
+    from napkit.conform.run.control import Order
+
     seed = args.seed
     if args.shuffle and seed is None:
         seed = random.SystemRandom().randrange(2 ** 32)
@@ -378,6 +441,8 @@ def _order(args: argparse.Namespace) -> Order:
 
 def _write_xfail(run: Run, expected: Expected, out: OutputFile, human: TextIO) -> bool:
     """--write-xfail: the file that expects the run's failures; whether it was written."""
+    from napkit.conform.run.control import xfail_document, xfail_text
+
     document, changes = xfail_document(run.results, expected)
     try:
         out.commit(xfail_text(document))
@@ -392,7 +457,7 @@ def _write_xfail(run: Run, expected: Expected, out: OutputFile, human: TextIO) -
 
 def _conform_files(args: argparse.Namespace, files: list[Path],
                    opened: list[tuple[str, OutputFile]], root: Path,
-                   xfail_out: OutputFile | None = None) -> int:
+                   xfail_out: OutputFile | None = None, so_far: _SoFar | None = None) -> int:
     """``--case FILE``: run case files given on their own (each checked as a suite's case is,
     but for its id, which need not be its path)."""
     cases: list[Case] = []
@@ -408,13 +473,14 @@ def _conform_files(args: argparse.Namespace, files: list[Path],
         return EXIT_FAILED
     if args.list:
         return _list(args, cases)
+    so_far = so_far or _SoFar()
     human = sys.stderr if any(out.stdout for _, out in opened) else sys.stdout
     try:
-        expected = _expected(args)
+        expected = so_far.expected = _expected(args)
     except XfailError as exc:
         _say(str(exc))
         return EXIT_FAILED
-    run = _run(args, cases, expected, str(root), [], human)
+    run = _run(args, cases, expected, str(root), [], human, None, so_far)
     if run is None:
         return EXIT_FAILED
     return _finish(args, run, opened, human, not bad, expected, xfail_out)
@@ -433,6 +499,8 @@ def _refuse_clashes(reports: list[tuple[str, str, str]], xfail: Path | None, roo
     command line names (its script, say), onto a case or ruleset file the run reads
     (``read``), onto another report, or into the suite folder as a .json file (the next run
     would read it as a case, or it would replace one)."""
+    from napkit.output.files import refuse_clashes
+
     inputs = [] if xfail is None else [("the expected-failures file", str(xfail))]
     inputs += list(read)
     inputs += [("the program's file", word) for word in command if os.path.isfile(word)]
@@ -445,13 +513,53 @@ def _refuse_clashes(reports: list[tuple[str, str, str]], xfail: Path | None, roo
                              "be read as a case: write it elsewhere")
 
 
+def _open_run(args: argparse.Namespace, reports: list[tuple[str, str, str]],
+              outputs: contextlib.ExitStack) -> list[tuple[str, OutputFile]] | None:
+    """Each report's output made (:func:`_open_reports`), then the program started
+    (:func:`_start_early`), before the cases are read; None (said) if a report cannot be."""
+    opened = _open_reports(reports, outputs)
+    if opened is not None:
+        _start_early(args, outputs)
+    return opened
+
+
+#: Programs started before their session, by command line (see _start_early).
+_EARLY: dict[tuple[str, ...], Channel] = {}
+
+
+def _start_early(args: argparse.Namespace, outputs: contextlib.ExitStack) -> None:
+    """Start the program now, so that it starts up while the cases are read and checked (each
+    of them some bare Python starts: benchmarks/README.md, start-up); the first session's
+    opener (:func:`_program`) takes it. It is ended with the command if no session took it (no
+    case chosen, a bad file, Ctrl-C); a program that cannot be started is said so when the
+    session starts it, as before. napkit's reference is not started here: it is forked from
+    this process once the cases are read (:func:`_reference`)."""
+    if args.in_process or not args.command:
+        return
+    from napkit.protocol.process import ProcessChannel, ProtocolError
+
+    command = tuple(args.command) or tuple(reference_command())
+    try:
+        channel = ProcessChannel(command)
+    except ProtocolError:
+        return
+    _EARLY[command] = channel
+
+    def unused() -> None:
+        if _EARLY.get(command) is channel:
+            del _EARLY[command]
+            channel.kill()
+
+    outputs.callback(unused)
+
+
 def _open_reports(reports: list[tuple[str, str, str]], outputs: contextlib.ExitStack
                   ) -> list[tuple[str, OutputFile]] | None:
     """Each report's output, made now, before the run; None (said) if one cannot be."""
     opened: list[tuple[str, OutputFile]] = []
     for kind, _, path in reports:
         try:
-            opened.append((kind, outputs.enter_context(OutputFile(path))))
+            opened.append((kind, outputs.enter_context(_output(path))))
         except OSError as exc:
             _say(f"cannot write the {kind} report {path}: {exc.strerror or exc} (no case was "
                  "run)")
@@ -459,46 +567,56 @@ def _open_reports(reports: list[tuple[str, str, str]], outputs: contextlib.ExitS
     return opened
 
 
+def _output(path: str) -> OutputFile:
+    """An output file of the run (napkit.output.files, imported here: not for the parsers)."""
+    from napkit.output.files import OutputFile
+
+    return OutputFile(path)
+
+
 def _run(args: argparse.Namespace, chosen: list[Case], expected: Expected, suite: str,
-         notes: list[str], human: TextIO, filters: Filters | None = None) -> Run | None:
+         notes: list[str], human: TextIO, filters: Filters | None = None,
+         so_far: _SoFar | None = None) -> Run | None:
     """Start the program, run the chosen cases (the ``--shard`` of them) on it, on
     ``args.jobs`` processes of it at once (the first started here for the handshake, the
     others, each in a worker process of the harness where the system forks, as their first
     case comes), end it; None if it cannot be started. What is said for people goes to
-    ``human``."""
+    ``human``. What it learns on the way is kept in ``so_far``, for the reports of a Ctrl-C
+    before the cases are done."""
+    from napkit.conform.report.text import Run, Selection
+    from napkit.conform.run.control import in_suite_order, run_order
+    from napkit.conform.run.parallel import shard
+    from napkit.conform.run.runner import timeouts_in_a_row
     from napkit.conform.run.shards import cases_digest, filters_json
+    from napkit.protocol.process import Session
 
-    selection = Selection(filters_json(filters or Filters()),
-                          None if args.xfail is None else str(args.xfail), len(chosen),
-                          cases_digest(chosen))
-    if args.shard is not None:  # an empty slice (more shards than cases) is no failure
-        chosen = shard(chosen, *args.shard)
-    order = _order(args)
+    so_far = so_far or _SoFar()
+    # An empty slice (more shards than cases) is no failure.
+    whole, chosen = chosen, chosen if args.shard is None else shard(chosen, *args.shard)
+    order = so_far.order = _order(args)
     plan = run_order(len(chosen), order)
     chosen = [chosen[i] for i, _ in plan]  # in the order they run, each repetition
+    so_far.selected = len(chosen)
+    selection = so_far.selection = Selection(
+        filters_json(filters or Filters()), None if args.xfail is None else str(args.xfail),
+        len(whole), cases_digest(whole))
     opener, command = _program(args)
+    so_far.command = command
     jobs = max(1, min(args.jobs, len(chosen)))
-    sessions = [Session(opener, args.timeout, args.start_timeout) for _ in range(jobs)]
+    sessions = so_far.sessions = [Session(opener, args.timeout, args.start_timeout)
+                                  for _ in range(jobs)]
     session = sessions[0]
-    try:
-        hello = session.open()
-    except KeyboardInterrupt:  # before any case: nothing to report
-        session.kill()
-        raise
-    except ProtocolError as exc:
-        _say(f"the program {exc.message}" + (" (it did not complete the handshake)"
-                                              if exc.what != "cannot-start" else ""))
-        for line in exc.stderr.splitlines():
-            print(f"  | {line}", file=sys.stderr)
+    hello = _handshake(session, notes, so_far)
+    if hello is None:
         return None
-    program = f"{hello.name} {hello.version}".strip()
+    program = so_far.program
     if not args.quiet:
         shown = " ".join(command) if command else "in this process"
         part = "" if args.shard is None else (f" (shard {args.shard[0]}/{args.shard[1]} of "
                                               f"{selection.cases})")
         at_once = f", {jobs} processes at once" if jobs > 1 else ""
-        print(f"napkit conform: {len(chosen)} cases{part} against {program} ({shown})"
-              f"{at_once}", file=human, flush=True)
+        _tell(f"napkit conform: {len(chosen)} cases{part} against {program} ({shown})"
+              f"{at_once}", human)
     if args.shuffle or args.repeat > 1:
         shuffled = f"shuffled (--shuffle --seed {order.seed})" if args.shuffle else "in order"
         print(f"napkit conform: the cases run {shuffled}"
@@ -509,9 +627,11 @@ def _run(args: argparse.Namespace, chosen: list[Case], expected: Expected, suite
     began = time.perf_counter()
     results, said, interrupted = _run_cases(args, chosen, sessions, opener, hello.supports,
                                             expected)
+    so_far.finishing = True  # the results are in: a Ctrl-C from here on abandons the reports
     row = timeouts_in_a_row(results)  # in the order run, where the row was counted
     results = in_suite_order(results, plan, order)
-    for note in said + _close(sessions):
+    said, interrupted = _close(sessions, said, interrupted)
+    for note in said:
         if note and f"the program {note}" not in notes:
             notes.append(f"the program {note}")
     run = Run(results, program, command, suite, time.perf_counter() - began, len(chosen),
@@ -519,8 +639,9 @@ def _run(args: argparse.Namespace, chosen: list[Case], expected: Expected, suite
               versions=report_versions(Path(suite), hello.version),
               order=None if order.plain else order.to_json())
     if interrupted:
-        run.stopped = "by Ctrl-C"
-    else:  # each failure drawn as a hand; a match asked again of a fresh start of the program
+        run.stopped = f"by {interrupt.stopped_by()}"
+    elif _drawn(results):  # each failure drawn as a hand; a match asked again of a fresh
+        # start of the program
         from napkit.conform.report.failure import (
                     describe_all,  # only for a run: napkit starts faster
                 )
@@ -537,12 +658,55 @@ def _run(args: argparse.Namespace, chosen: list[Case], expected: Expected, suite
     return run
 
 
+def _handshake(session: Session, notes: list[str], so_far: _SoFar) -> Hello | None:
+    """Start the program and shake hands (a Ctrl-C meanwhile writes the reports with no case:
+    run_conform); its hello, checked against the rulesets it names, what is doubtful noted;
+    None (said) if it cannot be started or its hello is refused."""
+    from napkit.conform.suite.support import handshake_problems, known_rulesets
+    from napkit.output.tables import printable_lines
+    from napkit.protocol.process import ProtocolError
+
+    try:
+        hello = session.open()
+    except ProtocolError as exc:
+        _say(f"the program {exc.message}" + (" (it did not complete the handshake)"
+                                              if exc.what != "cannot-start" else ""))
+        for line in printable_lines(exc.stderr.splitlines()):
+            print(f"  | {line}", file=sys.stderr)
+        return None
+    so_far.program = f"{hello.name} {hello.version}".strip()
+    so_far.version = hello.version
+    # spec/conformance.md 2.2: a choice napkit does not know would skip every case of it, and
+    # the run would pass having checked nothing.
+    refused, unknown = handshake_problems(hello.supports, known_rulesets())
+    if refused:
+        session.kill()
+        more = f" (and {len(refused) - 1} more)" if len(refused) > 1 else ""
+        _say(f"the program's handshake is refused: hello: {refused[0]}{more}")
+        return None
+    notes += [note for note in unknown if note not in notes]
+    return hello
+
+
+def _drawn(results: Sequence[CaseResult]) -> bool:
+    """Whether a result is a failure or an expected failure, which napkit.conform.report.failure
+    draws: a module as heavy as the rest of a run, which a run that passes never imports."""
+    from napkit.conform.run.runner import FAILED, XFAIL
+
+    return any(r.status in (FAILED, XFAIL) for r in results)
+
+
 def _run_cases(args: argparse.Namespace, chosen: list[Case], sessions: list[Session],
                opener: Callable[[], Channel], supports: dict[str, Any], expected: Expected
                ) -> tuple[list[CaseResult], list[str], bool]:
     """Run the cases on the sessions (the first through its handshake): their results in
     the order run, what the programs did wrong as they were told goodbye, and whether Ctrl-C
     stopped the run (the results are then those that came before it)."""
+    from napkit.conform.report.text import Progress
+    from napkit.conform.run.parallel import can_fork
+    from napkit.conform.run.runner import run_suite, run_suite_in_processes
+    from napkit.protocol.process import Session
+
     progress = Progress(len(chosen), enabled=not args.quiet)
     said: list[str] = []
     done: list[CaseResult] = []  # the results so far, in order: what a Ctrl-C leaves
@@ -576,14 +740,24 @@ def _run_cases(args: argparse.Namespace, chosen: list[Case], sessions: list[Sess
     return results, said, False
 
 
-def _close(sessions: list[Session]) -> list[str]:
-    """Say bye to every program still running, all at once; the notes of those that did not
-    take their leave as the protocol says."""
+def _close(sessions: list[Session], said: list[str], interrupted: bool
+           ) -> tuple[list[str], bool]:
+    """Say bye to every program still running, all at once: ``said`` with the notes of those
+    that did not take their leave as the protocol says, and whether the run was interrupted
+    (a Ctrl-C meanwhile kills them: the cases are done, and their reports are written)."""
+    from napkit.conform.run.parallel import Pool
+
     running = [s for s in sessions if s.alive]
-    if len(running) <= 1:
-        return [note for s in running if (note := s.close())]
-    with Pool([None] * len(running)) as pool:
-        return [note for note in pool.map(lambda _, s: s.close(), running) if note]
+    try:
+        if len(running) <= 1:
+            return said + [note for s in running if (note := s.close())], interrupted
+        with Pool([None] * len(running)) as pool:
+            return said + [note for note in pool.map(lambda _, s: s.close(), running)
+                           if note], interrupted
+    except KeyboardInterrupt:
+        for each in sessions:
+            each.kill()
+        return said, True
 
 
 def reference_command() -> list[str]:
@@ -592,10 +766,37 @@ def reference_command() -> list[str]:
 
 
 def _program(args: argparse.Namespace) -> tuple[Callable[[], Channel], list[str]]:
+    from napkit.protocol.process import in_process_opener, process_opener
+
     if args.in_process:
         return in_process_opener(), []
     command = list(args.command) or reference_command()
-    return process_opener(command), command
+    if not args.command:
+        return _reference(command), command
+    opener, early = process_opener(command), _EARLY.pop(tuple(command), None)
+    if early is None:
+        return opener, command
+    started = [early]  # the first session's program, already starting (_start_early)
+
+    def first_early() -> Channel:
+        try:
+            return started.pop()
+        except IndexError:
+            return opener()
+
+    return first_early, command
+
+
+def _reference(command: list[str]) -> Callable[[], Channel]:
+    """The opener of napkit's reference adapter: forked from this process, which has loaded
+    what it plays by (napkit.protocol.adapter.Forked), where it can be; else ``command``
+    (``python -m napkit.protocol.adapter``) started as any program is."""
+    from napkit.protocol.adapter import Forked, can_fork
+    from napkit.protocol.process import ProcessChannel, process_opener
+
+    started = process_opener(command)
+    return lambda: (ProcessChannel(command, started=Forked(command)) if can_fork()
+                    else started())
 
 
 def _matrix(cases: list[Any]) -> int:

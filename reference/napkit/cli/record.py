@@ -21,10 +21,8 @@ from napkit.cli.play import (
     setup,
     table_arguments,
 )
-from napkit.formats.recording import record_chunks
-from napkit.output.files import STDOUT, refuse_clashes
-from napkit.output.progress import Progress, isatty
-from napkit.output.records import Output
+
+# What writes the record is imported by the command's body: building the parsers must not.
 
 _RECORD_HELP = """\
 Write the record of hands, or of a match, played by the engine's players: the same table as
@@ -77,6 +75,8 @@ def record(ruleset_id: str, players: int | None = None, options: Sequence[str] =
     """``napkit record``: write the record of the table's game (played by
     :func:`napkit.formats.recording.record_chunks`, written as each hand ends) to ``output``
     ('-' or None: stdout), with a progress bar of the hands on a terminal unless ``quiet``."""
+    from napkit.output.files import STDOUT, refuse_clashes
+
     if output is not None and output != STDOUT:
         refuse_clashes([("-o", output)], inputs(ruleset_id))
     refuse_match_notation(output, match, "-o")
@@ -87,6 +87,10 @@ def record(ruleset_id: str, players: int | None = None, options: Sequence[str] =
 def _record(ruleset_id: str, players: int | None, options: Sequence[str], opponents: str,
             hands: int | None, match: bool, seed: int | None, output: str | None,
             quiet: bool) -> int:
+    from napkit.formats.recording import record_chunks
+    from napkit.output.progress import Progress, isatty
+    from napkit.output.records import Output
+
     game, _, drawn = setup(ruleset_id, players, options, hands, match, seed)
     with Output(output) as out:
         # Hands one a line (not a match, written whole at its end), and not onto the screen

@@ -10,8 +10,6 @@ from collections.abc import Sequence
 
 from napkit.cli.common import EXIT_PROBLEMS, Commands
 from napkit.errors import UsageError
-from napkit.formats.validate import Tally, report_lines
-from napkit.output.progress import Progress
 
 _VALIDATE_HELP = """\
 Check recorded hands and matches (napkit-hand/1, napkit-match/1): each record against its
@@ -56,6 +54,9 @@ def register(commands: Commands) -> None:
 def validate_files(files: Sequence[str], quiet: bool = False, as_json: bool = False) -> int:
     """``napkit validate``: print the report on ``files`` ('-': standard input, read once);
     0 when every record is valid, 1 when any is not."""
+    from napkit.formats.validate import Tally, report_lines  # here: napkit --help must not
+    from napkit.output.progress import Progress
+
     if list(files).count("-") > 1:
         raise UsageError("'-' (standard input) can be read only once")
     tally = Tally()

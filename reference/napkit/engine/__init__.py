@@ -7,7 +7,8 @@ readers, the record formats, the front ends) but :mod:`napkit.errors`.
 
 - :mod:`~napkit.engine.cards`, :mod:`~napkit.engine.actions`: cards and moves.
 - :mod:`~napkit.engine.rules`: a ruleset's parameters, typed; :mod:`~napkit.engine.game`: a
-  ruleset for a table, the maker of hands.
+  ruleset for a table, the maker of hands; :mod:`~napkit.engine.finder`: how
+  ``Game.create`` finds a ruleset by id (the finder napkit registers).
 - :mod:`~napkit.engine.state`: one hand at one moment, data only.
 - :mod:`~napkit.engine.hand`: the conductor, which owns the order of the phases and sends
   each action to its phase: :mod:`~napkit.engine.phases.deal`,

@@ -18,10 +18,11 @@ import weakref
 from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any, Protocol
+from typing import Any
 
-from napkit.engine import hand
+from napkit.engine import finder, hand
 from napkit.engine.cards import clear_pack_sets, pack_mask
+from napkit.engine.finder import RulesetLike
 from napkit.engine.hand import HandState, new_hand
 from napkit.engine.phases import auction, deal, play, purchase
 from napkit.engine.rules import (
@@ -45,18 +46,6 @@ __all__ = [
     "pack_rank",
     "set_ruleset_finder",
 ]
-
-
-class RulesetLike(Protocol):
-    """A ruleset as a game reads it: its id, and its parameters resolved for a choice of
-    options (:class:`napkit.spec.rulesets.Ruleset` is one)."""
-
-    @property
-    def id(self) -> str: ...
-
-    def option_values(self, choices: Mapping[str, str] | None = None) -> dict[str, str]: ...
-
-    def resolve(self, values: Mapping[str, str]) -> Mapping[str, object]: ...
 
 
 @dataclass(frozen=True, repr=False)
@@ -117,7 +106,8 @@ class Game:
     @classmethod
     def create(cls, ruleset: str, players: int, options: Mapping[str, str] | None = None) -> Game:
         """The game of the ruleset with this id in the spec folder."""
-        return _cached_game(ruleset, players, tuple(sorted((options or {}).items())))
+        return _cached_game(finder.ruleset_finder(), ruleset, players,
+                            tuple(sorted((options or {}).items())))
 
     @property
     def id(self) -> str:
@@ -145,23 +135,21 @@ class Game:
 
 # Shared between threads: two that ask at once for a game not yet kept may each build one;
 # the two are equal (their memos fill alike), and either serves.
+# The finder is part of the key: a game found by an earlier finder is not the new one's.
 @lru_cache(maxsize=256)
-def _cached_game(ruleset: str, players: int, options: tuple[tuple[str, str], ...]) -> Game:
-    if _finder is None:
+def _cached_game(find: finder.Finder | None, ruleset: str, players: int,
+                 options: tuple[tuple[str, str], ...]) -> Game:
+    if find is None:
         raise SetupError("NAP-10.1.1", f"no ruleset {ruleset!r}: no rulesets are known here "
                                        "(import napkit, or call set_ruleset_finder)")
-    return Game(_finder(ruleset), players, dict(options))
-
-
-# Game.create's way to a ruleset by id: set by napkit/__init__.py to the spec folder's.
-_finder: Callable[[str], RulesetLike] | None = None
+    return Game(find(ruleset), players, dict(options))
 
 
 def set_ruleset_finder(find: Callable[[str], RulesetLike]) -> None:
     """Make :meth:`Game.create` find rulesets by id with ``find``, which raises
-    :class:`~napkit.errors.SetupError` (NAP-10.1.1) for an id it does not know."""
-    global _finder  # noqa: PLW0603
-    _finder = find
+    :class:`~napkit.errors.SetupError` (NAP-10.1.1) for an id it does not know (kept by
+    :mod:`napkit.engine.finder`, which napkit registers the spec's finder with)."""
+    finder.set_ruleset_finder(find)
     _cached_game.cache_clear()
 
 

@@ -16,7 +16,28 @@
 - :mod:`~napkit.formats.validate`: validating records: the schema first, then the rules.
 
 The JSON forms of the engine's values (napkit 0.1's ``napkit.formats``) are in
-:mod:`napkit.formats.values` and are re-exported here, so that the old names still work.
+:mod:`napkit.formats.values` and are re-exported here, so that the old names still work: each
+imported when first asked for, so that a module of this folder that needs no engine (the wire's
+JSON text, :mod:`~napkit.formats.jsontext`) is imported without it.
 """
 
-from napkit.formats.values import *  # noqa: F403
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+
+def __getattr__(name: str) -> Any:
+    values = importlib.import_module("napkit.formats.values")
+    if name in globals():  # "values" itself, now imported
+        return globals()[name]
+    if name.startswith("_") or not hasattr(values, name):
+        raise AttributeError(f"module 'napkit.formats' has no attribute {name!r}")
+    value = getattr(values, name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    values = importlib.import_module("napkit.formats.values")
+    return sorted({*globals(), *(n for n in dir(values) if not n.startswith("_"))})

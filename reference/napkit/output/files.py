@@ -20,10 +20,8 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
-import socket
 import stat
 import sys
-import tempfile
 from collections.abc import Sequence
 from typing import IO
 
@@ -70,6 +68,8 @@ class OutputFile:
             raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), path)
 
     def _make_temp(self, final: str, status: os.stat_result | None) -> None:
+        import tempfile  # here: a command that writes nothing starts without it
+
         directory, name = os.path.split(final)
         try:
             self._fd, self.temp = tempfile.mkstemp(dir=directory, prefix=f".{name}.",
@@ -161,6 +161,8 @@ def write_text(path: str, text: str) -> None:
 
 def _connect(path: str) -> IO[str]:
     """A Unix socket's listener, as a file to write to."""
+    import socket  # here: a socket is rarely written to
+
     sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     try:
         sock.connect(path)

@@ -12,11 +12,12 @@ seat.
 
 from __future__ import annotations
 
-from napkit.engine.rules import GameLike
-from napkit.players.base import Player
-from napkit.players.biased import BiasedPlayer, Style
-from napkit.players.heuristic import HeuristicPlayer
-from napkit.players.uniform import RandomPlayer
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # the players are imported when one is made: the names alone build parsers
+    from napkit.engine.rules import GameLike
+    from napkit.players.base import Player
+    from napkit.players.biased import Style
 
 #: Every style of play, by name (see the module's docstring).
 STYLES = ("random", "heuristic", "biased")
@@ -38,6 +39,10 @@ def make_player(kind: str, game: GameLike, style: Style | None = None) -> Player
     >>> make_player("biased", game, Style(auction="pass")).style.words()
     'random play biased to passing and playing to win tricks cheaply'
     """
+    from napkit.players.biased import BiasedPlayer
+    from napkit.players.heuristic import HeuristicPlayer
+    from napkit.players.uniform import RandomPlayer
+
     if kind == "random":
         return RandomPlayer()
     if kind == "heuristic":

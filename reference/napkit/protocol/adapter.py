@@ -21,11 +21,15 @@ whose id cannot be read is answered with ``"id": null`` (spec/conformance.md 2.1
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import json
+import os
 import random
+import signal
 import sys
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any, BinaryIO
+from typing import Any, BinaryIO, NoReturn, cast
 
 import napkit
 from napkit.engine.acting import act
@@ -44,9 +48,9 @@ from napkit.formats.values import (
     action_to_json,
     buy_text,
 )
-from napkit.longrun import settle
+from napkit.longrun import THRESHOLD, settle
 from napkit.reading import WHOLE, ReadError, loads, not_utf8
-from napkit.spec.catalog import default_spec
+from napkit.spec.catalog import default_rulesets
 from napkit.spec.rulesets import Ruleset
 
 PROTOCOL = "napkit-adapter/1"
@@ -474,7 +478,7 @@ def supports(own: Iterable[Ruleset] = ()) -> JSONObject:
     every option ("*"), every number of players any choice of options allows, every kind of
     case, and the ``perft`` request (spec/conformance.md 5.3)."""
     rulesets: JSONObject = {}
-    every = {**default_spec().rulesets, **{r.id: r for r in own}}
+    every = {**default_rulesets(), **{r.id: r for r in own}}  # no law book: a quick start
     for ruleset_id, ruleset in sorted(every.items()):
         players = sorted(set(_leaves(ruleset.params.get("players"))))
         entry: JSONObject = {"options": {name: "*" for name in sorted(ruleset.options)}}
@@ -817,12 +821,14 @@ def main(argv: Sequence[str] | None = None) -> int:
                   f"--ruleset-file FILE, not {word!r} (it speaks {PROTOCOL} on standard input "
                   "and output)", file=sys.stderr)
             return 2
+    own: list[Ruleset] = []
     try:
-        from pathlib import Path
+        if files:  # the house rulesets' reader is imported only for them: a quicker start
+            from pathlib import Path
 
-        from napkit.spec.house import load_ruleset_path
+            from napkit.spec.house import load_ruleset_path
 
-        own = [load_ruleset_path(Path(f)) for f in files]
+            own = [load_ruleset_path(Path(f)) for f in files]
     except (SpecError, RuleError, OSError) as exc:
         print(f"napkit adapter: {exc}", file=sys.stderr)
         return 1
@@ -833,8 +839,138 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
 
 
+class Forked:
+    """The reference adapter in a child forked from this process, shown as
+    :class:`subprocess.Popen` shows a program (``pid``, ``stdin``, ``stdout``, ``stderr``,
+    ``poll``, ``wait``, ``kill``): what ``napkit conform`` checks when it is given no program
+    (:class:`napkit.protocol.process.ProcessChannel` takes it as ``started``). The child serves
+    the protocol on its three pipes, exactly as ``python -m napkit.protocol.adapter`` does, in
+    its own process group, and ends with ``os._exit``; but it starts with what the harness has
+    already loaded (the engine, the rulesets, the schemas' checks) instead of loading all of it
+    again in a new interpreter, which was most of ``napkit conform --case ID``'s time
+    (benchmarks/README.md, start-up). Fork only a process with one thread: the caller checks
+    (:func:`can_fork`)."""
+
+    def __init__(self, command: Sequence[str]) -> None:
+        self.args = list(command)  # what would start it: for the messages that name it
+        self.returncode: int | None = None
+        pipes = [os.pipe() for _ in range(3)]  # (read, write) for stdin, stdout, stderr
+        for stream in (sys.stdout, sys.stderr):  # nothing of ours may reach its pipes
+            with contextlib.suppress(OSError, ValueError):
+                stream.flush()
+        self.pid = os.fork()
+        if self.pid == 0:
+            _serve_forked(pipes)  # never returns
+        # Its own process group, from both sides (whichever runs first): a kill of the group
+        # made at once finds it. A Ctrl-C at the terminal, sent to napkit's group, is napkit's.
+        with contextlib.suppress(OSError):
+            os.setpgid(self.pid, self.pid)
+        ends = [pipes[0][1], pipes[1][0], pipes[2][0]]  # ours: write to it, read from it
+        for read, write in pipes:
+            for fd in (read, write):
+                if fd not in ends:
+                    os.close(fd)
+        self.stdin = open(ends[0], "wb", buffering=0)  # noqa: SIM115 (closed by its channel)
+        self.stdout = open(ends[1], "rb", buffering=0)  # noqa: SIM115
+        self.stderr = open(ends[2], "rb", buffering=0)  # noqa: SIM115
+
+    def poll(self) -> int | None:
+        if self.returncode is None:
+            try:
+                pid, status = os.waitpid(self.pid, os.WNOHANG)
+            except ChildProcessError:  # reaped already
+                self.returncode = 0
+            else:
+                if pid:
+                    self.returncode = os.waitstatus_to_exitcode(status)
+        return self.returncode
+
+    def wait(self, timeout: float | None = None) -> int:
+        import subprocess
+        import time
+
+        if timeout is None:
+            while self.poll() is None:
+                with contextlib.suppress(ChildProcessError):
+                    _, status = os.waitpid(self.pid, 0)
+                    self.returncode = os.waitstatus_to_exitcode(status)
+            assert self.returncode is not None
+            return self.returncode
+        end, delay = time.monotonic() + timeout, 0.0005
+        while self.poll() is None:
+            left = end - time.monotonic()
+            if left <= 0:
+                raise subprocess.TimeoutExpired(self.args, timeout)
+            time.sleep(min(delay, left))
+            delay = min(delay * 2, 0.05)
+        return self.poll() or 0
+
+    def kill(self) -> None:
+        if self.poll() is None:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(self.pid, signal.SIGKILL)
+
+
+def can_fork() -> bool:
+    """Whether :class:`Forked` may start the reference here: a system that forks, and this
+    process running one thread (a lock another thread held would stay held in the child)."""
+    import threading
+
+    return hasattr(os, "fork") and threading.active_count() == 1
+
+
+def _serve_forked(pipes: list[tuple[int, int]]) -> NoReturn:
+    """The child of :class:`Forked`: its own process group, Python's own Ctrl-C and SIGTERM,
+    the pipes as its standard input, output and error, then :func:`serve` until ``bye``."""
+    status = 1
+    try:
+        os.setpgid(0, 0)  # see Forked
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        for fd, (read, write) in enumerate(pipes):
+            os.dup2(read if fd == 0 else write, fd)
+            os.close(read)
+            os.close(write)
+        # Fresh streams on the pipes: the harness's own (and what they held) are not ours.
+        requests = cast(BinaryIO, open(0, "rb", closefd=False))  # noqa: SIM115
+        answers = cast(BinaryIO, open(1, "wb", closefd=False))  # noqa: SIM115
+        sys.stdout = open(1, "w", encoding="utf-8", closefd=False)  # noqa: SIM115
+        sys.stderr = open(2, "w", encoding="utf-8", closefd=False,  # noqa: SIM115
+                          errors="backslashreplace")
+        # settle(), but for its collection: what the harness made is kept out of the
+        # collector's passes without walking it (nor copying the pages it would touch).
+        gc.freeze()
+        gc.set_threshold(THRESHOLD, *gc.get_threshold()[1:])
+        status = 0  # as main: the harness gone, or Ctrl-C, is an ordinary end
+        with contextlib.suppress(BrokenPipeError, KeyboardInterrupt):
+            status = serve(requests, answers, adapter=Adapter())
+    except BaseException:  # said on its standard error, as an interpreter would
+        import traceback
+
+        with contextlib.suppress(BaseException):
+            traceback.print_exc()
+    finally:
+        for stream in (sys.stdout, sys.stderr):
+            with contextlib.suppress(BaseException):
+                stream.flush()
+        os._exit(status)
+
+
+def _end(status: int) -> NoReturn:
+    """Exit with ``status`` once what was written is flushed, without the interpreter's
+    teardown (freeing every module and object: 10 to 20 ms that a harness saying bye waits
+    through, for each program it starts). The reference adapter holds nothing else to end. A
+    profiler or a tracer (coverage) gets the ordinary exit, and what it writes at the end."""
+    if sys.gettrace() is not None or sys.getprofile() is not None or sys.flags.inspect:
+        raise SystemExit(status)
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(OSError, ValueError):  # the reader gone: nothing to lose
+            stream.flush()
+    os._exit(status)
+
+
 __all__ = ["MAX_REQUEST", "PROTOCOL", "Adapter", "BadRequestError", "Lines", "main", "serve",
            "supports"]
 
-if __name__ == "__main__":
-    raise SystemExit(main())
+if __name__ == "__main__":  # python -m napkit.protocol.adapter: napkit conform's reference
+    _end(main())

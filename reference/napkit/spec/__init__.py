@@ -19,6 +19,22 @@ index and the JSON Schemas, read from ``spec/``, checked, compared and shown.
 were in napkit 0.1's ``napkit.spec``; each part has its module.
 """
 
-from napkit.spec.catalog import Spec, default_spec, load_ruleset_file, load_spec, read_spec
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from napkit.spec.catalog import Spec, default_spec, load_ruleset_file, load_spec, read_spec
 
 __all__ = ["Spec", "default_spec", "load_ruleset_file", "load_spec", "read_spec"]
+
+
+def __getattr__(name: str) -> Any:
+    # Imported when first asked for: importing one module of the folder (the schemas, the
+    # rulesets) loads no other, and no schema library.
+    if name not in __all__:
+        raise AttributeError(f"module 'napkit.spec' has no attribute {name!r}")
+    value = getattr(importlib.import_module("napkit.spec.catalog"), name)
+    globals()[name] = value
+    return value

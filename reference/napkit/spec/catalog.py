@@ -1,19 +1,28 @@
-"""Load the whole spec folder: source index, law book, decisions register and rulesets."""
+"""Load the whole spec folder: source index, law book, decisions register and rulesets.
+
+:func:`default_spec` is the folder napkit ships with, loaded once; :func:`default_rulesets`
+its rulesets alone (the decisions register and the ruleset files, read and checked as
+:func:`read_spec` reads them), which is all that playing a game needs: ``napkit conform
+--case ID`` and the reference adapter start without the law book and the source index.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from typing import TYPE_CHECKING, TypeAlias
 
 from napkit import paths
 from napkit.errors import SpecError, SpecProblemsError, raise_if_any
 from napkit.spec.decisions import Register, register_from_document
-from napkit.spec.lawbook import Chapter, LawBook, chapter_from_document
 from napkit.spec.loading import JSONObject, load_document
 from napkit.spec.rulesets import Ruleset, RulesetFile, build_ruleset, ruleset_file_from_document
-from napkit.spec.sources import SourceIndex, index_from_document
+
+if TYPE_CHECKING:  # the law book and the source index are read by read_spec, not for playing
+    from napkit.spec.lawbook import LawBook
+    from napkit.spec.sources import SourceIndex
 
 
 @dataclass(frozen=True)
@@ -42,11 +51,24 @@ def read_spec(spec_dir: Path | None = None) -> tuple[Spec, list[SpecError]]:
     The problems are those of reading, parsing, schema validation, file naming and
     ``extends``; the cross-reference checks are :func:`napkit.spec.checks.check_spec`'s.
     """
+    return _read_spec(spec_dir, None)
+
+
+#: The register, the ruleset files by id and the rulesets by id: what playing needs.
+_Rulesets: TypeAlias = "tuple[Register, dict[str, RulesetFile], dict[str, Ruleset]]"
+
+
+def _folder(spec_dir: Path | None) -> Path:
     directory = spec_dir if spec_dir is not None else paths.spec_dir()
     if not directory.is_dir():
         raise SpecError(str(directory), "$", "the spec folder does not exist")
-    problems: list[SpecError] = []
+    return directory
 
+
+def _loader(directory: Path, problems: list[SpecError]
+            ) -> Callable[[Path, str], JSONObject | None]:
+    """Read and check one file of the folder against its schema; None (its problems added to
+    ``problems``) if it fails."""
     def load(path: Path, schema: str) -> JSONObject | None:
         try:
             return load_document(path, schema_path(directory, schema),
@@ -54,6 +76,19 @@ def read_spec(spec_dir: Path | None = None) -> tuple[Spec, list[SpecError]]:
         except SpecProblemsError as exc:
             problems.extend(exc.errors)
             return None
+
+    return load
+
+
+def _read_spec(spec_dir: Path | None, read: _Rulesets | None
+               ) -> tuple[Spec, list[SpecError]]:
+    """:func:`read_spec`, with the rulesets part already ``read`` (without problems) if given."""
+    from napkit.spec.lawbook import Chapter, LawBook, chapter_from_document
+    from napkit.spec.sources import index_from_document
+
+    directory = _folder(spec_dir)
+    problems: list[SpecError] = []
+    load = _loader(directory, problems)
 
     index_doc = load(directory / "sources.toml", "sources")
     index_entries = _entries(index_doc, "sources")
@@ -73,6 +108,17 @@ def read_spec(spec_dir: Path | None = None) -> tuple[Spec, list[SpecError]]:
                                                   paths.display(directory, path)))
     lawbook = LawBook(tuple(chapters))
 
+    register, files, rulesets = (read if read is not None
+                                 else _read_rulesets(directory, problems, load))
+    spec = Spec(directory, index, tuple(index_entries), lawbook, register, rulesets, files)
+    return spec, problems
+
+
+def _read_rulesets(directory: Path, problems: list[SpecError],
+                   load: Callable[[Path, str], JSONObject | None]
+                   ) -> tuple[Register, dict[str, RulesetFile], dict[str, Ruleset]]:
+    """The decisions register, the ruleset files and the rulesets built from them, as
+    :func:`read_spec` reads them (each problem added to ``problems``)."""
     decisions_path = directory / "decisions.toml"
     register_doc = load(decisions_path, "decisions")
     register = register_from_document(register_doc or {"decisions": []},
@@ -101,8 +147,7 @@ def read_spec(spec_dir: Path | None = None) -> tuple[Spec, list[SpecError]]:
             rulesets[raw.id] = build_ruleset(raw, files, register)
         except SpecError as exc:
             problems.append(exc)
-    spec = Spec(directory, index, tuple(index_entries), lawbook, register, rulesets, files)
-    return spec, problems
+    return register, files, rulesets
 
 
 def _entries(document: JSONObject | None, key: str) -> list[JSONObject]:
@@ -138,5 +183,30 @@ def load_ruleset_file(path: Path, shown: str, spec: Spec) -> Ruleset:
 
 @lru_cache(maxsize=1)
 def default_spec() -> Spec:
-    """The spec folder napkit ships with (or ``$NAPKIT_SPEC``), loaded once."""
-    return load_spec()
+    """The spec folder napkit ships with (or ``$NAPKIT_SPEC``), loaded once; its rulesets are
+    :func:`default_rulesets`'s if those were loaded first (the same objects)."""
+    read = _default_rulesets() if _default_rulesets.cache_info().currsize else None
+    spec, problems = _read_spec(None, read)
+    raise_if_any(problems)
+    return spec
+
+
+def default_rulesets() -> Mapping[str, Ruleset]:
+    """The rulesets of the spec napkit ships with (or ``$NAPKIT_SPEC``): ``default_spec()
+    .rulesets``, the very same objects, but reading only the decisions register and the
+    ruleset files while the whole spec is not needed (checked as :func:`load_spec` checks
+    them: :class:`SpecProblemsError` for any problem of theirs). The rulesets of the game
+    that Game.create finds (NAP-10.1.1), of the cases' checks and of the reference adapter.
+    """
+    if default_spec.cache_info().currsize:
+        return default_spec().rulesets
+    return _default_rulesets()[2]
+
+
+@lru_cache(maxsize=1)
+def _default_rulesets() -> _Rulesets:
+    directory = _folder(None)
+    problems: list[SpecError] = []
+    read = _read_rulesets(directory, problems, _loader(directory, problems))
+    raise_if_any(problems)
+    return read

@@ -5,11 +5,14 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from functools import cached_property
+from typing import TYPE_CHECKING
 
 from napkit.errors import SpecError, json_path
-from napkit.spec.lawbook import LawBook
 from napkit.spec.loading import JSONObject
 from napkit.spec.sources import Citation, SourceIndex, citation_problem
+
+if TYPE_CHECKING:  # only checked against: reading the register (to play) needs no law book
+    from napkit.spec.lawbook import LawBook
 
 
 @dataclass(frozen=True)

@@ -9,14 +9,15 @@ from __future__ import annotations
 import json
 from functools import cache
 from pathlib import Path
-from typing import TypeAlias
-
-from jsonschema import Draft202012Validator
-from jsonschema.exceptions import ValidationError, best_match
+from typing import TYPE_CHECKING, TypeAlias
 
 from napkit.errors import SpecError, SpecProblemsError, json_path
 from napkit.reading import ReadError, loads, loads_toml, not_utf8
 from napkit.spec.schemas import file_fast_validator
+
+if TYPE_CHECKING:  # jsonschema is imported when a file needs it (see schema_errors)
+    from jsonschema import Draft202012Validator
+    from jsonschema.exceptions import ValidationError
 
 JSON: TypeAlias = "bool | int | float | str | list[JSON] | dict[str, JSON] | None"
 JSONObject: TypeAlias = dict[str, JSON]
@@ -76,6 +77,8 @@ def _kind(value: object) -> str:
 @cache
 def validator(schema_file: Path) -> Draft202012Validator:
     """The compiled validator for one schema file (cached: a spec check validates ~25 files)."""
+    from jsonschema import Draft202012Validator
+
     shown = f"{schema_file.parent.name}/{schema_file.name}"
     schema = read_document(schema_file, shown)
     try:
@@ -93,6 +96,8 @@ def schema_errors(document: JSONObject, schema_file: Path, shown: str) -> list[S
             return []
     except ValueError:  # a value no JSON reader gives (a TOML date): jsonschema judges it
         pass
+    from jsonschema.exceptions import best_match  # only here: most files are valid
+
     errors = []
     for error in validator(schema_file).iter_errors(document):
         # A oneOf/anyOf failure is reported as the sub-error that says most precisely what is

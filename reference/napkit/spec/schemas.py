@@ -38,14 +38,15 @@ import json
 from collections.abc import Callable
 from functools import cache, lru_cache
 from pathlib import Path
-from typing import Any
-
-from jsonschema import Draft202012Validator, ValidationError
-from referencing import Registry, Resource
+from typing import TYPE_CHECKING, Any
 
 from napkit import paths
 from napkit.errors import json_path
 from napkit.reading import loads
+
+if TYPE_CHECKING:  # jsonschema is imported when it first checks: a valid document never needs it
+    from jsonschema import Draft202012Validator, ValidationError
+    from referencing import Registry
 
 RECORD_SCHEMAS = ("card", "action", "result", "hand-record", "match-record", "state", "view",
                   "adapter", "case")
@@ -68,6 +69,8 @@ def _documents() -> list[dict[str, Any]]:
 @lru_cache(maxsize=1)
 def registry() -> Registry:
     """Every schema in the spec folder, by its ``$id`` (for jsonschema)."""
+    from referencing import Registry, Resource
+
     return Registry().with_resources(
         (document["$id"], Resource.from_contents(document)) for document in _documents())
 
@@ -76,6 +79,8 @@ def registry() -> Registry:
 def validator(name: str) -> Draft202012Validator:
     """jsonschema's validator of schema ``name`` (``hand-record``) or of one of its definitions
     (``adapter#/$defs/request``): the one that explains."""
+    from jsonschema import Draft202012Validator
+
     canonical = _canonical(name)
     if canonical != name:
         return validator(canonical)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
@@ -177,6 +176,8 @@ def check_files(index: SourceIndex, directory: Path) -> list[SpecError]:
         path = directory / source.file
         where = json_path(["sources", i])
         try:
+            import hashlib  # here: only the checks read the sources (OpenSSL starts slowly)
+
             lines = count_lines(path)
             digest = hashlib.sha256(path.read_bytes()).hexdigest()
         except OSError as exc:

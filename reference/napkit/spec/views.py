@@ -4,17 +4,20 @@ from __future__ import annotations
 
 import textwrap
 from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING
 
 from napkit.output.tables import table as output_table
-from napkit.spec.catalog import Spec
-from napkit.spec.compare import Difference
-from napkit.spec.decisions import Decision
-from napkit.spec.house import HouseRuleset
-from napkit.spec.lawbook import Rule
-from napkit.spec.loading import JSON
 from napkit.spec.render import players_text, specific_values
-from napkit.spec.rulesets import Ruleset
-from napkit.spec.sources import Citation
+
+if TYPE_CHECKING:  # types only: 'napkit rules list' need not import house games and the engine
+    from napkit.spec.catalog import Spec
+    from napkit.spec.compare import Difference
+    from napkit.spec.decisions import Decision
+    from napkit.spec.house import HouseRuleset
+    from napkit.spec.lawbook import Rule
+    from napkit.spec.loading import JSON
+    from napkit.spec.rulesets import Ruleset
+    from napkit.spec.sources import Citation
 
 WIDTH = 100
 
@@ -80,6 +83,8 @@ def list_view(spec: Spec) -> list[str]:
 
 
 def show_view(spec: Spec, ruleset: Ruleset, choices: Mapping[str, str]) -> list[str]:
+    from napkit.spec.house import HouseRuleset
+
     resolved = ruleset.resolve(choices)
     source = spec.index.get(ruleset.source)
     lines = [f"{ruleset.id}  {ruleset.title}"]

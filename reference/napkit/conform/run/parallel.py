@@ -24,8 +24,8 @@ slower (each process idle while its answer went through a thread and its next it
 ``benchmarks/conform_parallel.py`` measures both against one worker.
 
 :func:`shard` is the K-th of N slices of a sequence of items (every N-th item, from the K-th),
-so that N machines of a CI matrix between them do every item exactly once;
-:func:`parse_shard` and :func:`parse_jobs` read ``--shard K/N`` and ``-j N`` for argparse.
+so that N machines of a CI matrix between them do every item exactly once (``--shard K/N``
+and ``-j N`` are read by :mod:`napkit.cli.common`, with every other number option).
 
 >>> with Pool(["a", "b"]) as pool:
 ...     list(pool.map(lambda worker, n: n * n, range(6)))
@@ -36,21 +36,22 @@ so that N machines of a CI matrix between them do every item exactly once;
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import os
 import threading
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from concurrent.futures import CancelledError, Future, ThreadPoolExecutor
 from types import TracebackType
-from typing import Any, Generic, TypeVar, cast
+from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
+
+if TYPE_CHECKING:  # concurrent.futures (and the logging it imports) for threads only
+    from concurrent.futures import ThreadPoolExecutor
 
 W = TypeVar("W")
 T = TypeVar("T")
 R = TypeVar("R")
 
-__all__ = ["Pool", "ProcessPool", "can_fork", "cores", "parse_jobs", "parse_shard", "shard"]
+__all__ = ["Pool", "ProcessPool", "can_fork", "cores", "shard"]
 
 
 class Pool(Generic[W]):
@@ -130,6 +131,8 @@ class Pool(Generic[W]):
         yield from self._threaded(work, iter(items))
 
     def _threaded(self, work: Callable[[W, T], R], items: Iterator[T]) -> Iterator[R]:
+        from concurrent.futures import CancelledError, Future, ThreadPoolExecutor
+
         count = len(self.workers)
         executor = self._executor = ThreadPoolExecutor(count, "napkit-worker")
         # Each thread takes one worker for good: a worker's first task holds its thread until
@@ -392,19 +395,6 @@ def shard(items: Sequence[T], index: int, count: int) -> list[T]:
     return list(items[index - 1::count])
 
 
-def parse_shard(text: str) -> tuple[int, int]:
-    """``K/N`` as (K, N), for argparse: ArgumentTypeError (one line) unless 1 <= K <= N."""
-    k, slash, n = text.strip().partition("/")
-    try:
-        index, count = int(k), int(n)
-    except ValueError:
-        index = count = 0
-    if not slash or not 1 <= index <= count:
-        raise argparse.ArgumentTypeError(
-            f"a shard is K/N, the K-th of N slices with 1 <= K <= N (1/4, 2/4...), not {text!r}")
-    return index, count
-
-
 def can_fork() -> bool:
     """Whether :class:`ProcessPool` can run here (a system that forks: not Windows)."""
     import multiprocessing
@@ -418,20 +408,3 @@ def cores() -> int:
         return len(os.sched_getaffinity(0)) or 1
     except AttributeError:  # not on Linux
         return os.cpu_count() or 1
-
-
-def parse_jobs(text: str) -> int:
-    """``-j N`` for argparse: a whole number from 1, or ``0``/``auto`` for the number of cores
-    (:func:`cores`)."""
-    if text.strip().lower() == "auto":
-        return cores()
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(
-            f"not a number of jobs: {text!r} (a whole number, or 0 or 'auto' for one per "
-            "core)") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"the number of jobs must be 0 (one per core) or "
-                                         f"more, not {text!r}")
-    return value or cores()

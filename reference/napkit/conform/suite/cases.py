@@ -13,18 +13,23 @@ a sentence) and is left out; the other files still load.
 
 from __future__ import annotations
 
+import contextlib
 import fnmatch
-from collections.abc import Iterable, Mapping
+import gc
+import json
+import os
+from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from pathlib import Path, PurePath, PurePosixPath
-from typing import Any
+from typing import Any, TypeVar
 
 from napkit import paths
 from napkit.errors import RuleError, SpecError
-from napkit.reading import ReadError, loads, not_utf8
-from napkit.spec.schemas import is_valid, schema_problems
+from napkit.reading import BOM, ReadError, loads, not_utf8
 
 CASE_FORMAT = "napkit-case/1"
+_T = TypeVar("_T")
 
 #: Rulesets of one's own given on the command line (``--ruleset-file``: house rulesets,
 #: spec/README.md), by id: a case of one of them is checked against it as a case of the spec's
@@ -118,58 +123,213 @@ def default_suite_dir() -> Path:
 
 def case_files(root: Path) -> dict[str, Path]:
     """Every case file under ``root`` by the id its path gives it (``pagat/legal/0001``),
-    read from the folder alone: no file is opened."""
-    return {path_case_id(path.relative_to(root)): path
-            for path in sorted(root.rglob("*.json")) if path.is_file()}
+    read from the folder alone: no file is opened. These are the files ``root.rglob("*.json")``
+    finds (symbolic links to folders are not followed), in its sorted order."""
+    return {case_id: root / relative for case_id, relative in _listed(root)}
 
 
-def load_suite(root: Path, filters: Filters | None = None) -> tuple[list[Case], list[Problem]]:
+def case_ids(root: Path) -> list[str]:
+    """The ids of :func:`case_files`, in its order, without making a path for each."""
+    return [case_id for case_id, _ in _listed(root)]
+
+
+class SuiteIds(AbstractSet[str]):
+    """The set of the ids of the cases under ``root`` (:func:`case_ids`), listed when first
+    asked for more than whether there is one: ``napkit conform --case ID`` asks only that (its
+    case found, or the suite found empty), and lists no folder."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self._ids: set[str] | None = None
+
+    def _all(self) -> set[str]:
+        if self._ids is None:
+            self._ids = set(case_ids(self.root))
+        return self._ids
+
+    def __bool__(self) -> bool:
+        return bool(self._ids) if self._ids is not None else bool(_listed(self.root, True))
+
+    def __contains__(self, case_id: object) -> bool:
+        return case_id in self._all()
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._all())
+
+    def __len__(self) -> int:
+        return len(self._all())
+
+    @classmethod
+    def _from_iterable(cls, items: Iterable[_T]) -> AbstractSet[_T]:  # what - and & give
+        return set(items)
+
+
+def _listed(root: Path, first: bool = False) -> list[tuple[str, str]]:
+    """(id, the file's path under ``root``, with ``/``) of every case file (with ``first``,
+    the first found alone), in rglob's sorted order. os.scandir and strings, not Path.rglob and
+    Paths: a suite of 3,000 files is listed in a few milliseconds, not the tenth of a second
+    ``napkit conform --case ID`` spent."""
+    found: list[tuple[str, str]] = []
+
+    def walk(folder: str, prefix: str) -> None:
+        try:
+            with os.scandir(folder) as listing:
+                # Paths sort part by part: a folder's entries by name, each folder's files
+                # where its name falls among them.
+                entries = sorted(listing, key=lambda entry: entry.name)
+        except PermissionError:  # as rglob: a folder that cannot be listed holds no case
+            return
+        for entry in entries:
+            if first and found:
+                return
+            name = entry.name
+            if entry.is_dir(follow_symlinks=False):
+                walk(entry.path, f"{prefix}{name}/")
+            if name.endswith(".json") and entry.is_file():
+                # path_case_id's answer: the name loses ".json", unless it is all of it
+                found.append((prefix + (name[:-5] if len(name) > 5 else name), prefix + name))
+
+    walk(str(root), "")
+    return found
+
+
+def _named(root: Path, filters: Filters) -> list[tuple[str, str]] | None:
+    """What :func:`_listed` would give for ids that the filters name whole (``--case
+    pagat/legal/0001``, no wildcard), found without listing the suite; None if the filters
+    name none that way (a glob, or no ``--case``)."""
+    if not filters.cases or any(set(g) & set("*?[") for g in filters.cases):
+        return None
+    found: list[tuple[tuple[str, ...], str]] = []
+    for case_id in set(filters.cases):
+        parts = tuple(case_path(case_id).parts)
+        if path_case_id(case_path(case_id)) != case_id or parts[-1] == ".json.json":
+            return None  # a name the layout does not give back (".json"): list the suite
+        if any(p in ("", ".", "..", "/") for p in parts) or "\0" in case_id:
+            continue  # no file under the suite has such an id
+        # Under a folder that rglob would not enter (a link to a folder), it is no case.
+        folders = [root.joinpath(*parts[:i]) for i in range(1, len(parts))]
+        if root.joinpath(*parts).is_file() and not any(f.is_symlink() or not f.is_dir()
+                                                       for f in folders):
+            found.append((parts, case_id))
+    return [(case_id, "/".join(parts)) for parts, case_id in sorted(found)]  # _listed's order
+
+
+def load_suite(root: Path, filters: Filters | None = None, jobs: int = 1
+               ) -> tuple[list[Case], list[Problem]]:
     """Every case under ``root`` (sorted by id), and the problems of the files left out.
 
     With ``filters``, only the files whose path may hold a case they admit are read (a case's
     id is its path, and its ruleset and kind its first two folders, which :func:`check_document`
-    holds it to): rerunning one case reads one file.
+    holds it to): rerunning one case reads one file, and looks for no other. With ``jobs``
+    above 1 (``napkit conform -j N``) the files are checked in as many processes.
     """
     if not root.is_dir():
         return [], [Problem(str(root), "$", "the suite folder does not exist")]
     cases: list[Case] = []
     problems: list[Problem] = []
-    for case_id, path in case_files(root).items():
-        if filters is not None and not filters.may_admit(case_id):
-            continue
-        case, found = load_case(path, root)
-        problems.extend(found)
-        if case is not None:
-            cases.append(case)
+    named = None if filters is None else _named(root, filters)
+    # The documents read are plain JSON, which makes no reference cycles: the collector's
+    # passes over them as they pile up (each full one walks every case read so far) were a
+    # third of reading the suite. It is paused while they are read.
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        paths = [root / relative
+                 for case_id, relative in (_listed(root) if named is None else named)
+                 if filters is None or filters.may_admit(case_id)]
+        for case, found in _load_all(paths, root, jobs):
+            problems.extend(found)
+            if case is not None:
+                cases.append(case)
+    finally:
+        if collecting:
+            gc.enable()
     cases.sort(key=lambda c: c.id)
     return cases, problems
+
+
+#: The files a checking process is handed at once (each hand-over is pickled both ways).
+_CHUNK = 64
+
+
+def _load_all(paths: list[Path], root: Path, jobs: int
+              ) -> Iterator[tuple[Case | None, list[Problem]]]:
+    """:func:`load_case` of each path, in order. With ``jobs`` above 1 and files enough, they
+    are checked (read strictly, the schema, the game) in ``jobs`` processes forked from this
+    one, which hand back each good file's text and each bad one's problems; a good text is
+    then read here by the plain reader, which gives what the strict one did for any text it
+    accepts. Checking the suite alone, before the first case, was most of what ``napkit
+    conform -j 2`` did that ``-j 1`` does too (benchmarks/README.md)."""
+    from napkit.conform.run.parallel import ProcessPool, can_fork
+
+    if jobs < 2 or len(paths) < 4 * _CHUNK or not can_fork():
+        yield from (load_case(path, root) for path in paths)
+        return
+    _ready()
+    chunks = [paths[i:i + _CHUNK] for i in range(0, len(paths), _CHUNK)]
+    with ProcessPool(jobs, lambda _k: None) as pool:
+        for chunk, checked in zip(chunks, pool.map(lambda _w, part: [
+                _checked(path, root) for path in part], chunks), strict=True):
+            for path, (text, problems) in zip(chunk, checked, strict=True):
+                if text is None:
+                    yield None, problems
+                else:  # checked there: the plain reader gives what the strict one gave
+                    doc = json.loads(text.removeprefix(BOM))
+                    yield Case.from_document(doc, path), []
+
+
+def _checked(path: Path, root: Path) -> tuple[str | None, list[Problem]]:
+    """A case file's text if it is a good case, else None and its problems."""
+    text, _doc, problems = _read_case(path, root)
+    return (None if problems else text), problems
+
+
+def _ready() -> None:
+    """What checking any case needs, made once before the checking processes fork (each
+    would make its own): the case schema's check, the engine, the spec's rulesets (whose
+    problem, if they have one, each case says)."""
+    import napkit.engine.game  # noqa: F401 (imported for the processes that fork)
+    from napkit.spec.catalog import default_rulesets
+    from napkit.spec.schemas import fast_validator
+
+    fast_validator("case")
+    with contextlib.suppress(SpecError, RuleError):
+        default_rulesets()
 
 
 def load_case(path: Path, root: Path | None) -> tuple[Case | None, list[Problem]]:
     """One case file, checked; None and its problems if it is not a good case. Under a suite
     folder ``root`` its id must be its path there; a file given on its own (``root`` None,
     a reproducer of ``napkit fuzz``, say) is held to everything else."""
-    shown = _shown(path)
+    _text, doc, problems = _read_case(path, root)
+    return (None, problems) if doc is None else (Case.from_document(doc, path), [])
+
+
+def _read_case(path: Path, root: Path | None) -> tuple[str, JSONObject | None, list[Problem]]:
+    """:func:`load_case`'s reading and checking: the text, the document (None if the file is
+    no good case) and the problems."""
     try:
         text = path.read_text(encoding="utf-8")
     except UnicodeDecodeError as exc:
-        return None, [Problem(shown, "$", not_utf8(exc))]
+        return "", None, [Problem(_shown(path), "$", not_utf8(exc))]
     except OSError as exc:
-        return None, [Problem(shown, "$", f"cannot read: {exc.strerror or exc}")]
+        return "", None, [Problem(_shown(path), "$", f"cannot read: {exc.strerror or exc}")]
     try:
         doc = loads(text)  # strictly: see napkit.reading
     except ReadError as exc:
-        return None, [Problem(shown, exc.where, exc.what())]
+        return text, None, [Problem(_shown(path), exc.where, exc.what())]
     found = check_document(doc, None if root is None else path.relative_to(root))
-    if found:
-        return None, [Problem(shown, where, message) for where, message in found]
-    return Case.from_document(doc, path), []
+    if found:  # the file named as a person finds it: only for a problem (it costs a realpath)
+        return text, None, [Problem(_shown(path), where, message) for where, message in found]
+    return text, doc, []
 
 
 def check_document(doc: object, relative: Path | None = None) -> list[tuple[str, str]]:
     """Every problem of a parsed case document, as (JSON path, message): its schema first;
     if the schema accepts it, that its id is ``relative`` (its path under the suite, when
     given), that its parts agree, and that the spec has its game."""
+    from napkit.spec.schemas import is_valid, schema_problems  # not for the parsers of napkit
+
     if not is_valid("case", doc):
         found = schema_problems("case", doc)
         return found or [("$", "refused by case.schema.json")]
@@ -199,13 +359,13 @@ def check_document(doc: object, relative: Path | None = None) -> list[tuple[str,
 def _game_problems(doc: JSONObject) -> list[tuple[str, str]]:
     """The game a case names must be one the spec has, its options all written out."""
     from napkit.engine.game import Game
-    from napkit.spec.catalog import default_spec
+    from napkit.spec.catalog import default_rulesets
 
     try:
-        spec = default_spec()
+        rulesets = default_rulesets()  # the rulesets alone: a case needs no law book
     except (SpecError, RuleError) as exc:
         return [("$.ruleset", f"the spec cannot be loaded to check the case: {exc}")]
-    ruleset = spec.rulesets.get(doc["ruleset"]) or OWN_RULESETS.get(doc["ruleset"])
+    ruleset = rulesets.get(doc["ruleset"]) or OWN_RULESETS.get(doc["ruleset"])
     if ruleset is None:
         return [("$.ruleset", f"no ruleset {doc['ruleset']!r} in the spec")]
     found = []
@@ -299,6 +459,7 @@ def select(cases: Iterable[Case], filters: Filters) -> list[Case]:
     return [c for c in cases if filters.admits(c)]
 
 
-__all__ = ["CASE_FORMAT", "KINDS", "OWN_RULESETS", "Case", "Filters", "Problem", "add_rulesets",
-           "case_files", "case_id", "case_path", "check_document", "default_suite_dir",
-           "load_case", "load_suite", "path_case_id", "rule_matches", "select"]
+__all__ = ["CASE_FORMAT", "KINDS", "OWN_RULESETS", "Case", "Filters", "Problem", "SuiteIds",
+           "add_rulesets", "case_files", "case_id", "case_ids", "case_path", "check_document",
+           "default_suite_dir", "load_case", "load_suite", "path_case_id", "rule_matches",
+           "select"]

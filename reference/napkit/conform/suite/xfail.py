@@ -10,14 +10,18 @@ so that the file stays true. Skipped cases stay skipped.
 from __future__ import annotations
 
 import re
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from napkit.conform.run.runner import FAILED, PASSED, XFAIL, XPASS, CaseResult
 from napkit.conform.suite.cases import Case
 from napkit.conform.suite.versions import current_rule
 from napkit.errors import json_path
 from napkit.reading import ReadError, loads, not_utf8
+
+if TYPE_CHECKING:  # the runner (and the protocol behind it) is imported to classify a result:
+    from napkit.conform.run.runner import CaseResult  # napkit conform imports this module early
 
 XFAIL_FORMAT = "napkit-xfail/1"
 _RULE = re.compile(r"^NAP-[0-9]+\.[0-9]+\.[0-9]+$")
@@ -61,6 +65,8 @@ class Expected:
 
     def classify(self, result: CaseResult) -> CaseResult:
         """A failure or pass of a listed case as an expected failure or unexpected pass."""
+        from napkit.conform.run.runner import FAILED, PASSED, XFAIL, XPASS
+
         if result.status not in (PASSED, FAILED):
             return result
         reason = self.reason(result.case)
@@ -77,9 +83,11 @@ class Expected:
                      '"cases" instead (--write-xfail does)') if entry else ""
         return replace(result, status=XPASS, reason=reason, message=hint)
 
-    def unknown_cases(self, ids: set[str]) -> list[str]:
-        """Listed case ids that are not in the suite (worth a warning: a stale entry)."""
-        return sorted(set(self.cases) - ids)
+    def unknown_cases(self, ids: AbstractSet[str]) -> list[str]:
+        """Listed case ids that are not in the suite (worth a warning: a stale entry); none
+        listed, ``ids`` is not read (napkit.conform.suite.cases.SuiteIds lists the suite when
+        asked)."""
+        return sorted(case_id for case_id in set(self.cases) if case_id not in ids)
 
 
 def load_xfail(path: Path) -> Expected:
