@@ -344,3 +344,39 @@ def test_any_line_anywhere_gives_a_hand_or_one_line(tmp_path_factory: pytest.Tem
     path.write_text(text, encoding="utf-8")
     for checked in check_sources([str(path)]):
         assert "napkit could not" not in " ".join(checked.lines()), checked.lines()
+
+
+# --- JSON records beyond their limit (spec/formats.md, "Recorded hands and matches: limits") --
+def test_a_json_record_beyond_its_limit_is_refused_and_never_held(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``napkit validate /dev/zero`` held 6 GB in 8 s: a JSON document or JSON Lines line of
+    any length was read whole."""
+    from napkit.formats import validate
+
+    monkeypatch.setattr(validate, "MAX_RECORD", 10_000)
+    recorded = tmp_path / "hand.json"
+    assert main(["record", "classic", "--seed", "1", "-o", str(recorded)]) == 0
+    hand = json.dumps(json.loads(recorded.read_text(encoding="utf-8")))
+    assert len(hand) < 10_000
+    lines = tmp_path / "hands.jsonl"
+    lines.write_text(f"{hand}\n{{\"x\": \"{'a' * 50_000}\"}}\n{hand}\n", encoding="utf-8")
+    checked = list(validate.check_sources([str(lines)]))
+    assert [c.valid for c in checked] == [True, False, True]
+    assert checked[1].where.endswith(":2")
+    assert "the line is over 10,000 characters long: a record is at most that" in (
+        checked[1].problems[0].message)
+    one = tmp_path / "one.json"
+    one.write_text(json.dumps(json.loads(hand), indent=1) + " " * 20_000, encoding="utf-8")
+    first = tmp_path / "first.json"
+    first.write_text("[" + "0," * 30_000 + "0]\n" + hand + "\n", encoding="utf-8")
+    for path in (one, first):
+        (only,) = validate.check_sources([str(path)])
+        assert "the file is over 10,000 characters long: a JSON record is at most that" in (
+            only.problems[0].message), path
+
+
+def test_validate_of_an_endless_file_ends(capsys: Capture) -> None:
+    # /dev/zero: a first line with no end, refused at the limit, not read for ever.
+    code, lines = run(capsys, "validate", "/dev/zero")
+    assert code == EXIT_PROBLEMS
+    assert any("the file is over 16,777,216 characters long" in line for line in lines), lines

@@ -33,6 +33,12 @@ from napkit.reading import ReadError, loads, not_utf8
 from napkit.spec.schemas import schema_problems
 
 FORMATS = {HAND_FORMAT: "hand-record", MATCH_FORMAT: "match-record"}
+#: The longest JSON record read, in characters: a JSON document, or a line of JSON Lines
+#: (spec/formats.md, "Recorded hands and matches: limits"). A hand napkit records takes a few
+#: thousand, a match of a hundred hands a few hundred thousand; a longer one is refused before
+#: it is held whole (``napkit validate /dev/zero`` held 6 GB in 8 s).
+MAX_RECORD = 16 * 1024 * 1024
+_LIMIT = 'spec/formats.md, "Recorded hands and matches: limits"'
 
 
 @dataclass(frozen=True)
@@ -140,7 +146,7 @@ def parse_lines(lines: Iterable[str], name: str) -> Iterator[tuple[str, object |
     found: list[tuple[int, str]] = []
     for number, line in numbered:
         head.append(line)
-        if line.strip():
+        if line.strip() or isinstance(line, _TooLong):
             found.append((number, line))
             if len(found) == 2:
                 break
@@ -148,12 +154,40 @@ def parse_lines(lines: Iterable[str], name: str) -> Iterator[tuple[str, object |
     if len(found) == 2 and not isinstance(first, _Unread):
         yield f"{name}:{found[0][0]}", first
         for number, text in itertools.chain(found[1:], numbered):
-            if text.strip():
+            if isinstance(text, _TooLong):
+                yield f"{name}:{number}", Problem(
+                    "$", None, f"the line is over {MAX_RECORD:,} characters long: a record is "
+                               f"at most that ({_LIMIT})")
+            elif text.strip():
                 value = _load(text.rstrip("\r\n"))
                 yield f"{name}:{number}", (value.problem(per_line=True)
                                            if isinstance(value, _Unread) else value)
         return
-    yield from parse_text("".join(head) + "".join(line for _, line in numbered), name)
+    whole, size = [], 0
+    for line in itertools.chain(head, (line for _, line in numbered)):
+        size += len(line)
+        if isinstance(line, _TooLong) or size > MAX_RECORD:
+            yield name, FileProblem("$", None, f"the file is over {MAX_RECORD:,} characters "
+                                               f"long: a JSON record is at most that ({_LIMIT})")
+            return
+        whole.append(line)
+    yield from parse_text("".join(whole), name)
+
+
+class _TooLong(str):
+    """In place of a line longer than :data:`MAX_RECORD`, read past and not kept."""
+
+
+def _bounded(file: TextIO) -> Iterator[str]:
+    """The lines of ``file``, each at most :data:`MAX_RECORD` characters: a longer one is
+    read past a block at a time and given as an empty :class:`_TooLong`."""
+    while line := file.readline(MAX_RECORD + 1):
+        if len(line) <= MAX_RECORD or line.endswith("\n"):
+            yield line
+            continue
+        while (rest := file.readline(1 << 20)) and not rest.endswith("\n"):
+            pass
+        yield _TooLong()
 
 
 def read_source(source: str) -> tuple[str, str | Problem]:
@@ -206,8 +240,17 @@ def _json_or_notation(file: TextIO, counted: _Counted,
             break
     if not is_notation(name, "".join(head)):
         if head and not head[-1].endswith("\n"):
-            head[-1] += file.readline()  # the rest of a long line: a JSON line may be long
-        yield from parse_lines(itertools.chain(head, counted.lines(file)), name)
+            # the rest of a long line: a JSON line may be long, up to MAX_RECORD
+            rest = file.readline(MAX_RECORD + 1 - len(head[-1]))
+            head[-1] += rest
+            if len(head[-1]) > MAX_RECORD and not head[-1].endswith("\n"):
+                # The file's first line: the file is refused whole (no need to read past it,
+                # which would never end on /dev/zero).
+                yield name, FileProblem("$", None, f"the file is over {MAX_RECORD:,} "
+                                                   f"characters long: a JSON record is at most "
+                                                   f"that ({_LIMIT})")
+                return
+        yield from parse_lines(itertools.chain(head, counted.lines(_bounded(file))), name)
         return
     for hand in typed_hands(itertools.chain(head, pieces), name):
         if isinstance(hand, HandTextError):
