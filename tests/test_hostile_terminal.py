@@ -176,3 +176,33 @@ def test_rules_prints_a_house_file_s_title_escaped(tmp_path: Path, action: str) 
     assert status == 0
     assert "My game\\x1b[2J" in output
     assert_clean(output)
+
+
+# --- what a person types, quoted back: escaped, and a megabyte of it shortened ----------------
+LONG = "x" * 9000
+
+
+@pytest.mark.parametrize("args", [
+    ["rules", "show", LONG], ["record", LONG], ["record", "classic", "--option", f"{LONG}=1"],
+    ["record", "classic", "--option", f"pack={LONG}"], ["fuzz", "--ruleset", LONG, "--hands", "1"],
+    ["perft", LONG], ["validate", f"/tmp/{LONG}"], ["conform", "--timeout", LONG],
+    ["rules", "check", f"/tmp/{LONG}"]],
+    ids=["rules-show", "record", "option-name", "option-choice", "fuzz", "perft", "validate",
+         "number", "rules-check"])
+def test_a_long_word_typed_is_quoted_shortened(args: list[str]) -> None:
+    """A ruleset id, an option or a file name of 9,000 characters was quoted whole in the
+    error (a 9,200-character line): it is cut to 200 with its length said."""
+    status, output = napkit(*args)
+    assert status in (1, 2), output
+    assert all(len(line) < 600 for line in output.splitlines()), max(map(len, output.split()))
+    assert "characters)" in output, output
+
+
+def test_validate_prints_a_file_name_escaped(tmp_path: Path) -> None:
+    recorded = tmp_path / "hand.json"
+    assert napkit("record", "classic", "--seed", "1", "-o", str(recorded))[0] == 0
+    hostile = tmp_path / "\x1b[2J\x1b]0;pwned\x07.json"
+    recorded.rename(hostile)
+    status, output = napkit("validate", str(hostile))
+    assert status == 0 and raw_controls(output) == []
+    assert "\\x1b[2J\\x1b]0;pwned\\x07.json: valid hand" in output

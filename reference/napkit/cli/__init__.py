@@ -142,19 +142,27 @@ def _main(argv: Sequence[str] | None) -> int:
         return run(args)
     except (UsageError, ChoiceError) as exc:
         message = exc.message if isinstance(exc, ChoiceError) else str(exc)
-        print(f"napkit: {message}", file=sys.stderr)
+        _tell(f"napkit: {message}")
         return EXIT_USAGE
     except SpecProblemsError as exc:
         more = " ('napkit rules check' lists them all)" if len(exc.errors) > 1 else ""
-        print(f"napkit: {exc}{more}", file=sys.stderr)
+        _tell(f"napkit: {exc}{more}")
         return EXIT_PROBLEMS
     except SpecError as exc:
-        print(f"napkit: {exc}", file=sys.stderr)
+        _tell(f"napkit: {exc}")
         return EXIT_PROBLEMS
     except BrokenPipeError:  # `napkit rules show x | head`: the reader has gone; not an error
         silence_stdout()
         return 0
     except OSError as exc:
         where = f"{exc.filename}: " if exc.filename else ""
-        print(f"napkit: {where}{exc.strerror or exc}", file=sys.stderr)
+        _tell(f"napkit: {where}{exc.strerror or exc}")
         return EXIT_PROBLEMS
+
+
+def _tell(message: str) -> None:
+    """An error on one line: it quotes what was typed or read (a file name, an id), made
+    printable and with any run of a megabyte shortened."""
+    from napkit.output.tables import printable_message
+
+    print(printable_message(message), file=sys.stderr)

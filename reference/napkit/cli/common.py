@@ -25,7 +25,10 @@ class Parser(argparse.ArgumentParser):
     """argparse, but a usage error is one line, like every other error."""
 
     def error(self, message: str) -> NoReturn:
-        print(f"napkit: {message} (see '{self.prog} --help')", file=sys.stderr)
+        from napkit.output.tables import printable_message  # it quotes what was typed
+
+        print(printable_message(f"napkit: {message} (see '{self.prog} --help')"),
+              file=sys.stderr)
         raise SystemExit(EXIT_USAGE)
 
 

@@ -123,9 +123,9 @@ def _say(message: str) -> None:
 def _tell(line: str = "", file: Any = None) -> None:
     """``print``, for a line for people that may quote the program (its name, its answers,
     its reasons: text from outside), made printable."""
-    from napkit.output.tables import printable
+    from napkit.output.tables import printable_message
 
-    print(printable(line), file=file)
+    print(printable_message(line), file=file)
 
 
 # --- the command -------------------------------------------------------------------------------

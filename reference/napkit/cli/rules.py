@@ -200,7 +200,7 @@ def decisions(decision_id: str | None = None) -> int:
 
 def check(files: Sequence[str] = ()) -> int:
     """``napkit rules check [FILE]...``: check the spec, or ruleset files of your own."""
-    from napkit.output.tables import printable
+    from napkit.output.tables import printable_message
     from napkit.spec import views
     from napkit.spec.catalog import read_spec
     from napkit.spec.checks import check_spec
@@ -211,7 +211,7 @@ def check(files: Sequence[str] = ()) -> int:
     if not problems:
         problems = check_spec(the_spec, paths.sources_dir())
     for problem in problems:
-        print(printable(str(problem)))
+        print(printable_message(str(problem)))
     what = (f"the spec ({len(the_spec.rulesets)} rulesets, {len(the_spec.lawbook.rules)} rules, "
             f"{len(the_spec.register.decisions)} decisions)")
     print(views.check_summary(problems, what))
@@ -222,7 +222,7 @@ def check(files: Sequence[str] = ()) -> int:
 
 
 def _check_files(files: list[str]) -> int:
-    from napkit.output.tables import printable, printable_lines
+    from napkit.output.tables import printable_lines, printable_message
     from napkit.spec import views
     from napkit.spec.catalog import load_ruleset_file
     from napkit.spec.checks import check_ruleset
@@ -249,7 +249,7 @@ def _check_files(files: list[str]) -> int:
             continue
         problems += check_ruleset(ruleset, the_spec)
     for problem in problems:
-        print(printable(str(problem)))
+        print(printable_message(str(problem)))
     count = len(files)
     print(views.check_summary(problems, f"{count} ruleset file{'s' if count != 1 else ''}"))
     return EXIT_PROBLEMS if problems else 0

@@ -56,6 +56,7 @@ def validate_files(files: Sequence[str], quiet: bool = False, as_json: bool = Fa
     0 when every record is valid, 1 when any is not."""
     from napkit.formats.validate import Tally, report_lines  # here: napkit --help must not
     from napkit.output.progress import Progress
+    from napkit.output.tables import printable_message
 
     if list(files).count("-") > 1:
         raise UsageError("'-' (standard input) can be read only once")
@@ -69,7 +70,8 @@ def validate_files(files: Sequence[str], quiet: bool = False, as_json: bool = Fa
     for piece in report_lines(list(files), tally, quiet=quiet, as_json=as_json,
                               checked=progress.step):
         progress.clear()
-        print(piece, end="" if as_json else "\n")
+        # A line quotes a file's name and what it holds: made printable (JSON escapes its own).
+        print(piece if as_json else printable_message(piece), end="" if as_json else "\n")
         if progress.tty:
             sys.stdout.flush()  # the piece before the bar is drawn again
     progress.finish()

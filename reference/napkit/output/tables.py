@@ -119,12 +119,37 @@ def shorten(text: str, limit: int) -> str:
     return text if len(kept) <= limit else f"{kept[:limit]}…({said.group(1)} characters)"
 
 
+#: The longest run of characters without a space a line printed keeps whole: a longer one
+#: (a ruleset id, an option or a file name of a megabyte, typed or sent) is shortened with its
+#: length said (:func:`shorten`), the rest of the line kept.
+LONGEST_WORD = 200
+# A long run, with the "…(N characters)" a shortening left after it (which holds a space):
+# shortened again, it keeps the length first said.
+_LONG_WORD = re.compile(rf"\S{{{LONGEST_WORD + 1},}}?(?:…\([\d,]+ characters\)|(?=\s|$))")
+
+
+def short_words(text: str) -> str:
+    """``text`` with each run of more than :data:`LONGEST_WORD` characters without a space
+    shortened (:func:`shorten`).
+
+    >>> short_words("no ruleset '" + "x" * 9000 + "' (known: classic)")[-38:]
+    'xx…(9,002 characters) (known: classic)'
+    """
+    return _LONG_WORD.sub(lambda m: shorten(m.group(), LONGEST_WORD), text)
+
+
+def printable_message(text: str) -> str:
+    """A message safe to print as one line: :func:`short_words`, then :func:`printable`."""
+    return printable(short_words(text))
+
+
 def printable_lines(lines: Iterable[str]) -> list[str]:
     """Lines safe to print, each one line: every control character in them escaped
     (:func:`printable`), so that text from outside can neither drive the terminal nor, with a
-    line break or a carriage return, forge a line of its own (an ``ok:`` verdict). The last
+    line break or a carriage return, forge a line of its own (an ``ok:`` verdict), and every
+    run of characters without a space longer than :data:`LONGEST_WORD` shortened. The last
     step of every renderer of lines that may hold such text."""
-    return [printable(line) for line in lines]
+    return [printable_message(line) for line in lines]
 
 
 def _text(cell: Cell) -> str:
