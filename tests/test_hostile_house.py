@@ -172,3 +172,39 @@ def test_each_check_of_the_bids_is_made_once_not_under_every_combination(
         "default options)",
         "house.json: $.params.preparation.shuffle_after_made[0]: b5 is not a bid of many "
         "(with the default options)"]
+
+
+# --- issue 28 (4): a house file that helps its writer ------------------------------------------
+def test_a_file_that_forgets_house_true_is_told_it_looks_like_a_house_game(
+        tmp_path: Path, capsys: Capture) -> None:
+    """It got three schema errors about a source's section and rules, and no hint."""
+    path = tmp_path / "mine.json"
+    path.write_text(json.dumps({"id": "two-bid", "title": "Two bid", "extends": "classic"}),
+                    encoding="utf-8")
+    assert main(["rules", "check", str(path)]) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert len(out) == 2 and out[1] == "1 problem in 1 ruleset file.", out
+    assert 'a game of your own is a house file, which says "house": true' in out[0]
+    assert main(["conform", "--ruleset-file", str(path), "-q"]) == 1
+    assert '"house": true' in capsys.readouterr().err
+    # A source's ruleset that lacks one of them still gets the schema's word.
+    path.write_text(json.dumps({"id": "x", "title": "X", "source": "001", "rules": {}}),
+                    encoding="utf-8")
+    assert main(["rules", "check", str(path)]) == 1
+    assert '"house": true' not in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(("key", "meant"), [("summary", "description"), ("parms", "params"),
+                                            ("name", "title"), ("base", "extends"),
+                                            ("optoins", "options")])
+def test_an_unknown_key_of_a_house_file_says_what_was_meant(
+        tmp_path: Path, key: str, meant: str) -> None:
+    document = json.loads(house_file(tmp_path).read_text(encoding="utf-8"))
+    document[key] = {} if meant in ("params", "options") else "x"
+    path = tmp_path / "house.json"
+    path.write_text(json.dumps(document), encoding="utf-8")
+    ruleset, problems = read_house_ruleset(path, "house.json")
+    assert ruleset is None
+    assert [str(p) for p in problems] == [
+        f"house.json: $.{key}: a house file has no key {key!r} (did you mean {meant}?); its "
+        "keys are $schema, house, id, title, extends, description, options, params"]

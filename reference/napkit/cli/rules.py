@@ -226,19 +226,24 @@ def _check_files(files: list[str]) -> int:
     from napkit.spec import views
     from napkit.spec.catalog import load_ruleset_file
     from napkit.spec.checks import check_ruleset
-    from napkit.spec.house import is_house_document, read_house_ruleset
+    from napkit.spec.house import is_house_document, not_a_house_file_said, read_house_ruleset
     from napkit.spec.loading import read_document
 
     the_spec = spec()
     problems: list[SpecError] = []
     for file in files:
         try:
-            if is_house_document(read_document(Path(file), file)):
+            document = read_document(Path(file), file)
+            if is_house_document(document):
                 house, found = read_house_ruleset(Path(file), file, the_spec)
                 if house is not None:
                     # Its title and names are text from outside.
                     print_lines(printable_lines(views.house_lines(house)))
                 problems += found
+                continue
+            unsaid = not_a_house_file_said(document, file)
+            if unsaid is not None:
+                problems.append(unsaid)
                 continue
             ruleset = load_ruleset_file(Path(file), file, the_spec)
         except SpecProblemsError as exc:

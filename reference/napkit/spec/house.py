@@ -47,6 +47,7 @@ __all__ = [
     "load_house_ruleset",
     "load_ruleset_path",
     "merge_params",
+    "not_a_house_file_said",
     "read_house_ruleset",
 ]
 
@@ -133,6 +134,9 @@ def load_ruleset_path(path: Path, shown: str | None = None, spec: Spec | None = 
     document = read_document(path, file)
     if is_house_document(document):
         return load_house_ruleset(path, file, the_spec)
+    unsaid = not_a_house_file_said(document, file)
+    if unsaid is not None:
+        raise unsaid
     try:
         return load_ruleset_file(path, file, the_spec)
     except SpecProblemsError as exc:
@@ -158,8 +162,12 @@ def house_from_document(document: JSONObject, path: Path, file: str, spec: Spec,
     problems = _beyond_limits(document, file)
     if problems:
         return None, problems
-    problems = _unknown_params(document, file, spec)
-    if problems:
+    problems = _unknown_keys(document, file, spec)
+    if problems:  # each said once, with what was meant, not again by the schema
+        known = _house_keys(spec)
+        document = {k: v for k, v in document.items() if k in known}
+    problems += _unknown_params(document, file, spec)
+    if problems and isinstance(document.get("params"), dict):
         params = document.get("params")
         assert isinstance(params, dict)
         document = {**document, "params": {k: v for k, v in params.items()
@@ -281,6 +289,51 @@ def _unknown_params(document: JSONObject, file: str, spec: Spec) -> list[SpecErr
                       f"there is no parameter {key!r}{_suggest(key, names)}; the parameters "
                       f"are {', '.join(names)}")
             for key in params if key not in names]
+
+
+#: Words a house file's writer may use for its keys, and the key each means (what
+#: difflib's closeness does not find).
+_MEANT = {"summary": "description", "about": "description", "notes": "description",
+          "name": "title", "base": "extends", "parent": "extends", "from": "extends",
+          "inherits": "extends", "parameters": "params", "settings": "params"}
+
+
+def _house_keys(spec: Spec) -> tuple[str, ...]:
+    return _house_keys_at(spec.schema(HOUSE_SCHEMA))
+
+
+@cache
+def _house_keys_at(schema_file: Path) -> tuple[str, ...]:
+    properties = read_document(schema_file, schema_file.name)["properties"]
+    assert isinstance(properties, dict)
+    return tuple(properties)
+
+
+def _unknown_keys(document: JSONObject, file: str, spec: Spec) -> list[SpecError]:
+    """A key a house file may not have, each with the key it probably meant (was: one
+    schema error naming them all, with no suggestion)."""
+    known = _house_keys(spec)
+    problems = []
+    for key in document:
+        if key in known:
+            continue
+        meant = _MEANT.get(key.lower())
+        hint = f" (did you mean {meant}?)" if meant in known else _suggest(key, known)
+        problems.append(SpecError(file, json_path([key]),
+                                  f"a house file has no key {key!r}{hint}; its keys are "
+                                  f"{', '.join(known)}"))
+    return problems
+
+
+def not_a_house_file_said(document: JSONObject, file: str) -> SpecError | None:
+    """Where a ruleset file has no ``house`` key and none of a source's ruleset either
+    (``source``, ``section``, ``rules``): it is most likely a house game that does not say so,
+    and one problem says that, in place of the schema's three about a source."""
+    if "house" in document or any(key in document for key in ("source", "section", "rules")):
+        return None
+    return SpecError(file, "$", 'no "source", "section" or "rules": a ruleset of a source '
+                               "cites them; a game of your own is a house file, which says "
+                               '"house": true (spec/README.md, "House rulesets")')
 
 
 def _suggest(wrong: str, known: Iterable[str]) -> str:
