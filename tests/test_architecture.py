@@ -28,7 +28,8 @@ from napkit import _moved
 PACKAGE = Path(__file__).resolve().parent.parent / "reference" / "napkit"
 
 LAYERS = ("basics", "engine", "players", "spec", "formats", "library", "cli")
-BASICS = ("napkit.errors", "napkit.paths", "napkit.reading", "napkit.longrun", "napkit._moved")
+BASICS = ("napkit.errors", "napkit.paths", "napkit.reading", "napkit.longrun", "napkit._moved",
+          "napkit._lazy")
 
 
 def layer(module: str) -> str:

@@ -36,7 +36,6 @@ tracer that switches threads between any two instructions of the engine.
 
 from __future__ import annotations
 
-import importlib
 import os
 import sys
 
@@ -51,9 +50,9 @@ def _as_the_command() -> bool:
 
 
 try:
-    from typing import TYPE_CHECKING, Any
+    from typing import TYPE_CHECKING
 
-    from napkit import _moved
+    from napkit import _lazy, _moved
     from napkit.engine import finder as _finder
 except KeyboardInterrupt:
     # Ctrl-C while the package is imported for the napkit command (python -m napkit imports it
@@ -100,17 +99,7 @@ __all__ = ["Game", "HandState", "IllegalActionError", "MatchState", "SetupError"
            "card_name", "load_spec", "new_match", "parse_action", "parse_card", "play_out"]
 
 
-def __getattr__(name: str) -> Any:
-    where = _WHERE.get(name)
-    if where is None:
-        raise AttributeError(f"module 'napkit' has no attribute {name!r}")
-    value = getattr(importlib.import_module(where), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted([*globals(), *__all__])
+__getattr__, __dir__ = _lazy.lazy_names(__name__, _WHERE)
 
 
 def _find_ruleset(ruleset: str) -> _finder.RulesetLike:

@@ -25,8 +25,9 @@ is this package): each is imported when first asked for.
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from napkit._lazy import lazy_names
 
 if TYPE_CHECKING:
     from napkit.players.base import Player, legal_choices
@@ -81,14 +82,4 @@ __all__ = ["ACE", "AUCTION_STYLES", "JACK", "KING", "PLAYER_KINDS", "PLAY_STYLES
            "suit_holdings", "trick_estimate", "trick_estimates", "trick_seats", "trick_winner"]
 
 
-def __getattr__(name: str) -> Any:
-    where = _WHERE.get(name)
-    if where is None:
-        raise AttributeError(f"module 'napkit.players' has no attribute {name!r}")
-    value = getattr(importlib.import_module(where), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted([*globals(), *__all__])
+__getattr__, __dir__ = lazy_names(__name__, _WHERE)

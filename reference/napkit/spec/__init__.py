@@ -21,8 +21,9 @@ were in napkit 0.1's ``napkit.spec``; each part has its module.
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from napkit._lazy import lazy_names
 
 if TYPE_CHECKING:
     from napkit.spec.catalog import Spec, default_spec, load_ruleset_file, load_spec, read_spec
@@ -30,11 +31,6 @@ if TYPE_CHECKING:
 __all__ = ["Spec", "default_spec", "load_ruleset_file", "load_spec", "read_spec"]
 
 
-def __getattr__(name: str) -> Any:
-    # Imported when first asked for: importing one module of the folder (the schemas, the
-    # rulesets) loads no other, and no schema library.
-    if name not in __all__:
-        raise AttributeError(f"module 'napkit.spec' has no attribute {name!r}")
-    value = getattr(importlib.import_module("napkit.spec.catalog"), name)
-    globals()[name] = value
-    return value
+# Imported when first asked for: importing one module of the folder (the schemas, the
+# rulesets) loads no other, and no schema library.
+__getattr__, __dir__ = lazy_names(__name__, dict.fromkeys(__all__, "napkit.spec.catalog"))
