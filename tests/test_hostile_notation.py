@@ -14,7 +14,7 @@ import tracemalloc
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from napkit.cli import EXIT_PROBLEMS, EXIT_USAGE, main
 from napkit.formats import handtext
@@ -309,6 +309,7 @@ def test_validate_reads_a_long_line_on_stdin(monkeypatch: pytest.MonkeyPatch,
 # --- any text, in any blocks -------------------------------------------------------------------
 @SETTINGS
 @given(st.text(alphabet="ab \r\n\x0c\u2028#:", max_size=60), st.lists(st.integers(0, 60)))
+@example(text=":::::\r\n", cuts=[6])  # a "\r" ending one block, its "\n" the next: one break
 def test_lines_read_a_block_at_a_time_are_the_text_s_lines(text: str, cuts: list[int]) -> None:
     """However a text is parted into blocks ("\\r" and "\\n" of one break in two blocks
     included), its lines are those ``str.splitlines`` gives."""

@@ -209,21 +209,35 @@ def _lines(blocks: Iterable[str]) -> Iterator[tuple[str, int, int]]:
     each line, its length, and the characters of the text it takes (its break counted). A
     line over :data:`MAX_LINE` is given as its first ``MAX_LINE + 1`` characters, the rest
     read and counted but not kept, so that no line is ever held whole past the limit."""
-    head, length, taken, after_cr = "", 0, 0, False
+    head, length, taken = "", 0, 0
+    # A line whose break is a "\r" ending its block, given once the next block says whether a
+    # "\n" follows: "\r\n" parted by the blocks is one break, and the line's.
+    pending: tuple[str, int, int] | None = None
     for block in blocks:
+        if not block:
+            continue
         text = block
-        if after_cr and block.startswith("\n"):  # "\r\n" parted by the blocks: one break
-            text, taken = block[1:], taken + 1
-        after_cr = text.endswith("\r")
-        for piece in text.splitlines(keepends=True):
+        if pending is not None:
+            line, size, used = pending
+            if block.startswith("\n"):
+                text, used = block[1:], used + 1
+            yield line, size, used
+            pending = None
+        pieces = text.splitlines(keepends=True)
+        for n, piece in enumerate(pieces, 1):
             body = piece.splitlines()[0]
             if len(head) <= MAX_LINE:
                 head += body[:MAX_LINE + 1 - len(head)]
             length += len(body)
             taken += len(piece)
             if len(body) < len(piece):  # the piece ends its line
-                yield head, length, taken
+                if n == len(pieces) and piece.endswith("\r"):
+                    pending = head, length, taken
+                else:
+                    yield head, length, taken
                 head, length, taken = "", 0, 0
+    if pending is not None:
+        yield pending
     if head or length:  # the last line, with no break after it
         yield head, length, taken
 
