@@ -26,7 +26,7 @@ from napkit.engine.actions import Action, Deal
 from napkit.engine.cards import cards_of
 from napkit.engine.game import Game, RulesetLike
 from napkit.engine.hand import APPLY, HandState
-from napkit.engine.phases.deal import dealt_hands, sample_deal
+from napkit.engine.phases.deal import dealt_hands, hand_pack, sample_deal
 from napkit.errors import IllegalActionError, SetupError
 from napkit.players.worth import mask_worth
 from napkit.spec.catalog import default_spec
@@ -106,7 +106,8 @@ def tables(game: Game, rng: random.Random) -> Iterator[HandState]:
 
 
 def a_pack(state: HandState, rng: random.Random) -> tuple[int, ...]:
-    cards = list(cards_of(state.game.pack(len(state.order))))
+    # The pack of the players at the table, those sitting out included (NAP-2.2.1).
+    cards = list(cards_of(hand_pack(state)))
     rng.shuffle(cards)
     return tuple(cards)
 

@@ -208,3 +208,40 @@ def test_an_unknown_key_of_a_house_file_says_what_was_meant(
     assert [str(p) for p in problems] == [
         f"house.json: $.{key}: a house file has no key {key!r} (did you mean {meant}?); its "
         "keys are $schema, house, id, title, extends, description, options, params"]
+
+
+@pytest.mark.parametrize("setting", ["auction.dealer_must_bid=true", "auction.rounds=reopening"])
+def test_rules_new_writes_each_auction_variant_and_it_plays(
+        tmp_path: Path, capsys: Capture, setting: str) -> None:
+    """Issue 28, the auction variants: a file `rules new` writes for each loads and plays."""
+    out = tmp_path / "house.json"
+    status, err = new(capsys, out, setting)
+    assert status == 0, err
+    path, value = setting.split("=")
+    assert json.loads(out.read_text(encoding="utf-8"))["params"] == {
+        "auction": {path.split(".")[1]: True if value == "true" else value}}
+    assert main(["play", str(out), "--watch", "--hands", "3", "--seed", "1"]) == 0
+    assert "seat" in capsys.readouterr().out
+
+
+def test_a_field_the_parent_names_only_as_a_family_puts_its_own_rule_in_force(
+        tmp_path: Path, capsys: Capture) -> None:
+    """Issue 28: NAP-5.1.2 lists `auction`, the whole object, so a house file's
+    `auction.dealer_must_bid` counted as read by the parent's rules and NAP-5.3.3, the rule
+    that names it, was never put in force (its refusal then had no cases); and rules check
+    said the field "was null" where the parent does not give it."""
+    out = tmp_path / "house.json"
+    assert main(["rules", "new", "--from", "classic", "--set", "auction.dealer_must_bid=true",
+                 "-o", str(out)]) == 0
+    assert "auction.dealer_must_bid: true (was not given)" in capsys.readouterr().out
+    ruleset, problems = read_house_ruleset(out, "house.json")
+    assert ruleset is not None and not problems
+    assert "NAP-5.3.3" in ruleset.rules
+    assert "NAP-5.3.3" not in default_spec().rulesets["classic"].rules
+    # A field the parent's rules name for themselves brings nothing new: raising is
+    # NAP-5.4.1's, not in force in classic, and stays so.
+    status, err = new(capsys, out, "auction.rounds=until-passes")
+    assert status == 0, err
+    ruleset, _ = read_house_ruleset(out, "house.json")
+    assert ruleset is not None
+    assert set(ruleset.rules) == set(default_spec().rulesets["classic"].rules)

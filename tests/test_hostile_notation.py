@@ -60,9 +60,10 @@ def hand_file(tmp_path: Path, name: str, text: str) -> Path:
 
 # --- defect 2: the seats line -------------------------------------------------------------------
 SEATS = {
-    # At three players of pagat, two seats dealt in: pagat has no pack for two (the JSON record
-    # says so at $.deal); the notation says so at the seats line.
-    "seats: 0 1": "line 4, column 8: NAP-2.2.1: no pack is given for 2 players",
+    # At three players of pagat, two seats dealt in: the third sits out, and the pack is the
+    # one for the three at the table (NAP-2.2.1, law book 1.1); the hand's seat 2 then acts
+    # (the JSON record's $.actions[1].seat).
+    "seats: 0 1": "line 7, column 1: seat 2 is not dealt in (the hand's seats: 0 1)",
     "seats: 0 1 1": "line 4, column 12: seat 1 is listed twice (first at line 4, column 10)",
     "seats: 0 0 0": "line 4, column 10: seat 0 is listed twice (first at line 4, column 8)",
     "seats: 0\n  1\n  1": "line 6, column 3: seat 1 is listed twice (first at line 5, column 3)",
@@ -86,7 +87,7 @@ def test_a_short_or_repeated_seats_line_is_refused_at_that_line(
 
 def test_the_same_seats_as_json_and_as_notation_are_refused_alike(tmp_path: Path) -> None:
     record = read_hand_text(GOOD)
-    for seats, where in (([0, 1], "$.deal"), ([0, 1, 1], "$.seats[2]")):
+    for seats, where in (([0, 1], "$.actions[1].seat"), ([0, 1, 1], "$.seats[2]")):
         as_json = hand_file(tmp_path, "bad.json", json.dumps({**record, "seats": seats}))
         [checked] = check_sources([str(as_json)])
         assert not checked.valid and checked.problems[0].path == where

@@ -24,10 +24,15 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from napkit import paths
 from napkit.cli import main
+from napkit.conform.suite.generate import generate_cases, replay, start_state, write_suite
 from napkit.engine.actions import Action, Bid, Pass
 from napkit.engine.game import Game
+from napkit.engine.hand import HandState
 from napkit.engine.observation import PlayerView
+from napkit.engine.phases.auction import dealer_stuck
+from napkit.engine.state import AUCTION
 from napkit.errors import SetupError, SpecError
+from napkit.formats.values import action_from_json
 from napkit.players.playout import play_out
 from napkit.players.uniform import RandomPlayer
 from napkit.spec.catalog import default_spec
@@ -288,7 +293,7 @@ def _drop(key: str) -> Change:
 
 
 NAMES = ("players, pack, first_dealer, packets, widow, preparation, ante, pool, auction, "
-         "throw_in, peek, purchase, exchange, naming, bids, match")
+         "throw_in, peek, purchase, exchange, naming, bids, scoring, match")
 BUILT_IN = ("classic, napoleon, pagat, pagat-aylesbury, pagat-dorset, pagat-floater, "
             "pagat-purchase, pagat-teesside, peep, pub-floater")
 CLASSIC_OPTIONS = "pack, small-pack, packets, between-hands, wellington-shuffle, throw-in-pack"
@@ -514,3 +519,105 @@ def test_the_guide_shows_what_rules_check_prints(tmp_path: Path,
     assert status == 0
     assert out.replace(str(mine), "my-game.json") in guide
     assert json.loads(guide.split("```json\n", 1)[1].split("```", 1)[0]) == example()
+
+
+# --- the auction variants (issue 28): the second example, and the suites of house games ------
+
+STICK_EXAMPLE = paths.spec_dir() / "examples" / "house-points-stick.json"
+
+
+def test_the_points_stick_example_sticks_the_dealer() -> None:
+    """The second example sets auction.dealer_must_bid: NAP-5.3.3 is in force in it alone, and
+    a dealer everyone else passed to must bid (there: seat 3, whose bids are classic's)."""
+    stick = load_house_ruleset(STICK_EXAMPLE)
+    assert "NAP-5.3.3" in stick.rules
+    game = Game(stick, 4)
+    assert game.rules.auction.dealer_must_bid
+    hand = game.new_hand(DEALER)
+    hand = hand.apply(hand.sample_chance(random.Random(5)))
+    for _ in range(3):
+        hand = hand.apply(Pass())
+    assert [str(a) for a in hand.legal_actions()] == ["bid three", "bid four", "bid nap"]
+    assert hand.refusal(Pass()) is not None
+    # Random hands of every table size end, and none is thrown in.
+    rng = random.Random(3)
+    for players in game.rules.players:
+        for dealer in range(players):
+            over = play_out(Game(stick, players).new_hand(dealer), rng, RandomPlayer())
+            assert over.result is not None and not over.result.thrown_in
+
+
+@pytest.mark.parametrize(("auction", "tag"), [({"dealer_must_bid": True}, "stuck"),
+                                              ({"rounds": "reopening"}, "reopened")])
+def test_a_house_suite_has_cases_of_each_variant_and_the_reference_passes(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], auction: dict[str, JSON],
+        tag: str) -> None:
+    """The generated suite of a house game with a variant has legal and outcome cases that
+    play it (a stuck dealer bidding; a player who passed speaking again) and, for the dealer
+    stuck, illegal cases of its refusal; the reference passes the whole suite."""
+    document = {"house": True, "id": f"classic-{tag}", "title": tag, "extends": "classic",
+                "params": {"auction": auction}}
+    path = write(tmp_path, document, "variant.json")
+    ruleset = load_house_ruleset(path)
+    cases = [case for _, case in generate_cases(ruleset)]
+    played: Counter[str] = Counter()
+    for case in cases:
+        if case["kind"] not in ("legal", "outcome"):
+            continue
+        state = start_state(case, ruleset)
+        spoke: set[int] = set()
+        for i, step in enumerate(case["steps"]):
+            action = action_from_json(step["action"], ["steps", i, "action"])
+            if isinstance(state, HandState) and state.phase == AUCTION:
+                if dealer_stuck(state):
+                    played["stuck"] += 1
+                    assert not isinstance(action, Pass)
+                if state.turn in spoke and isinstance(action, Bid | Pass):
+                    played["reopened"] += 1
+                spoke.add(state.turn)
+            state = state.apply(action)
+    assert played[tag] >= 3, played
+    refused = [case for case in cases if "breach-dealer-passes-stuck" in case["tags"]]
+    if tag == "stuck":
+        assert refused and all(c["expect"]["refuse"]["rule"] == "NAP-5.3.3" for c in refused)
+    else:
+        assert not refused
+    suite = tmp_path / "suite"
+    write_suite(suite, [ruleset])
+    status, out, err = run(["conform", "--in-process", "--suite", str(suite),
+                            "--ruleset-file", str(path), "-q"], capsys)
+    assert status == 0, out + err
+    # A program that plays the game without the variant (the same id, classic's auction)
+    # fails some of these cases.
+    plain = load_house_ruleset(write(tmp_path, {**document, "params": {"auction": {}}},
+                                     "plain.json"))
+    assert all(_agrees(case, ruleset) for case in cases)
+    assert sum(not _agrees(case, plain) for case in cases) >= 3
+
+
+def _agrees(case: dict[str, Any], ruleset: HouseRuleset) -> bool:
+    """Whether the engine of ``ruleset`` answers ``case`` as it expects."""
+    try:
+        answer = replay(case, ruleset)
+    except AssertionError:  # a step of the case refused
+        return False
+    expect = case["expect"]
+    return bool(answer["legal"] == [step["legal"] for step in case["steps"] if "legal" in step]
+                and answer.get("refuse") == (expect.get("refuse") or {}).get("rule")
+                and answer.get("outcome") == expect.get("outcome"))
+
+
+def test_the_guide_shows_what_rules_new_prints_for_the_auction_variants(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    guide = GUIDE.read_text(encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    for setting, house_id, title, out in [
+            ("auction.dealer_must_bid=true", "classic-stuck", "Classic Nap, the dealer stuck",
+             "stuck.json"),
+            ("auction.rounds=reopening", "classic-reopening", "Classic Nap, the auction reopens",
+             "reopens.json")]:
+        status, printed, err = run(["rules", "new", "--from", "classic", "--set", setting,
+                                    "--id", house_id, "--title", title, "-o", out], capsys)
+        assert status == 0, err
+        assert printed in guide

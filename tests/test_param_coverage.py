@@ -353,7 +353,8 @@ def test_the_parameter_walk_finds_leaves_objects_and_bid_fields() -> None:
     assert params["peek"].explain  # null: no paid looks
     assert params["bids[*].only_when"].explain  # absent: the bid is always there
     assert not params["bids[*].win"].explain  # every bid has one: it only groups
-    assert params["auction.rounds"].words == ("single", "single-then-raise", "until-passes")
+    assert params["auction.rounds"].words == ("single", "single-then-raise", "until-passes",
+                                              "reopening")
     assert not any("by_option" in path or "cases" in path for path in params)
     assert not any(path.startswith("pack[") for path in params)  # the pack is one table
 

@@ -19,6 +19,7 @@ import random
 from collections.abc import Callable, Iterator
 
 import pytest
+from napkit import paths
 from napkit.engine.acting import act
 from napkit.engine.actions import PASS, Action, Buy, Discard, Play
 from napkit.engine.cards import cards_of
@@ -30,6 +31,7 @@ from napkit.players.playout import play_out
 from napkit.players.uniform import RandomPlayer
 from napkit.spec.catalog import default_spec
 from napkit.spec.coverage import ENGINE, RULE_ID, citations, exercised, places, tracing
+from napkit.spec.house import load_house_ruleset
 
 
 def _book() -> dict[str, str]:
@@ -81,9 +83,13 @@ def _drive(match: MatchState, rng: random.Random) -> MatchState:
 
 def _games() -> Iterator[Game]:
     """Every ruleset at its smallest and largest table, under each choice of each option
-    (one option changed at a time from the defaults)."""
+    (one option changed at a time from the defaults); and the example house games of
+    spec/examples, in which alone the rules of house play (``origin = "house"``) are in
+    force."""
     spec = default_spec()
-    for ruleset in spec.rulesets.values():
+    examples = [load_house_ruleset(path)
+                for path in sorted((paths.spec_dir() / "examples").glob("*.json"))]
+    for ruleset in [*spec.rulesets.values(), *examples]:
         variants: list[dict[str, str]] = [{}]
         for name, option in ruleset.options.items():
             variants += [{name: choice} for choice in option.choices if choice != option.default]

@@ -28,6 +28,7 @@ from collections.abc import Mapping, Sequence
 from napkit.engine.cards import card_name, card_words, cards_of
 from napkit.engine.game import Game
 from napkit.engine.hand import HandState
+from napkit.engine.phases.deal import hand_pack
 from napkit.errors import SetupError
 from napkit.formats.handtext import deal_layout
 
@@ -73,7 +74,8 @@ def pack_dealing(game: Game, dealer: int, seats: tuple[int, ...],
     the pack does not have (NAP-2.2.1), a card twice (NAP-2.2.1), or a number of cards a seat
     that the deal does not give (NAP-4.2.1)."""
     held, others = places(game, dealer, seats)
-    pack_mask = game.pack(len(seats))
+    # The pack of the table, not of the seats dealt in (NAP-2.2.1), as the deal checks it.
+    pack_mask = hand_pack(game.new_hand(dealer, seats=seats))
     pack = [-1] * (sum(len(p) for p in held.values()) + len(others))
     given: set[int] = set()
     for seat in sorted(held):

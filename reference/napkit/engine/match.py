@@ -43,6 +43,7 @@ class MatchResult(NamedTuple):
     pool: int  # left unclaimed
     winners: tuple[int, ...]
     hands: int
+    scores: tuple[int, ...] | None = None  # the score sheet's totals (NAP-10.4.4); None: chips
 
 
 class MatchState(NamedTuple):
@@ -83,6 +84,7 @@ class MatchState(NamedTuple):
     result: MatchResult | None
     chips: int | None = None  # the starting stock, where the ruleset plays from one
     hand_starts: tuple[int, ...] = ()  # len(history) when each hand was dealt
+    scores: tuple[int, ...] | None = None  # the score sheet's running totals; None: chips
 
     @property
     def turn(self) -> int:
@@ -170,7 +172,8 @@ def new_match(game: Game, hands: int | None = None, chips: int | None = None) ->
         game=game, hand_limit=hands, phase=FIRST_DEALER, balances=(start,) * game.players,
         out=0, pool=0, dealer=-1, played=0, streak=0, pack=(), shuffle_next=True,
         ante_paid=False, taking_part=0, queue=(), hand=None, hands=(), history=(), ledger=(),
-        result=None, chips=start if rules.match.bankroll is not None else None)
+        result=None, chips=start if rules.match.bankroll is not None else None,
+        scores=None if rules.scoring is None else (0,) * game.players)
 
 
 def _limited(game: Game) -> bool:
@@ -339,7 +342,8 @@ def gathered(hand: HandState) -> tuple[int, ...]:
 def _after_hand(match: MatchState, hand: HandState) -> MatchState:
     """Implements: NAP-4.1.2, NAP-9.3.1, NAP-10.2.3, NAP-10.4.2.
 
-    Take the settled hand into the match: balances, and the pool, which is carried into the
+    Take the settled hand into the match: balances, the hand's points added to the score
+    sheet's totals where the ruleset keeps one (NAP-10.4.4), and the pool, which is carried into the
     next hand whatever it holds; players left without chips are
     out; the deal passes to the left among those still in; and the next pack is shuffled
     after a throw-in or a made contract the ruleset lists, where it says so, else gathered
@@ -364,8 +368,12 @@ def _after_hand(match: MatchState, hand: HandState) -> MatchState:
         shuffle = True
     else:
         shuffle = rules.preparation.usual == "shuffle"
+    scores = match.scores
+    if scores is not None and result.score is not None:
+        scores = tuple(t + p for t, p in zip(scores, result.score, strict=True))
     nxt = match._replace(
         phase=PREPARE, hand=None, hands=match.hands + (hand,), balances=balances, out=out,
+        scores=scores,
         pool=hand.pool, played=match.played + 1, streak=streak, pack=gathered(hand),
         ante_paid=False, taking_part=sum(1 << s for s in hand.order))
     still_in = _seats_in(nxt, match.dealer)
@@ -377,12 +385,17 @@ def _after_hand(match: MatchState, hand: HandState) -> MatchState:
 
 
 def _ended(match: MatchState) -> bool:
-    """Implements: NAP-10.4.1.
+    """Implements: NAP-10.4.1, NAP-10.4.5.
 
     The match ends after the agreed number of hands, or when only one player has chips, or at
     whichever comes first, as the ruleset says; where it ends only when the players agree, the
-    caller stops it (or an agreed number of hands is given).
+    caller stops it (or an agreed number of hands is given). Where the score sheet has a
+    target, it also ends once some score has reached it.
     """
+    scoring = match.game.rules.scoring
+    if (scoring is not None and scoring.target is not None and match.scores is not None
+            and max(match.scores) >= scoring.target):
+        return True
     end = match.game.rules.match.end
     by_hands = match.hand_limit is not None and match.played >= match.hand_limit
     by_chips = _players_in(match) <= 1
@@ -394,11 +407,11 @@ def _ended(match: MatchState) -> bool:
 
 
 def _finish(match: MatchState) -> MatchState:
-    """Implements: NAP-9.3.2, NAP-10.4.3.
+    """Implements: NAP-9.3.2, NAP-10.4.3, NAP-10.4.4.
 
     What is left in the pool is left unclaimed, or shared equally among the players still in
-    (any remainder unclaimed), as the ruleset says. The highest balance wins; a tie shares
-    the win.
+    (any remainder unclaimed), as the ruleset says. The highest balance wins, or, on a score
+    sheet in points, the highest score; a tie shares the win.
     """
     rules = match.game.rules
     balances = list(match.balances)
@@ -412,9 +425,10 @@ def _finish(match: MatchState) -> MatchState:
                 balances[seat] += share
                 ledger.append(Payment(-1, seat, share, "NAP-9.3.2"))
             pool -= share * len(still_in)
-    best = max(balances)
-    winners = tuple(s for s in range(len(balances)) if balances[s] == best)
-    result = MatchResult(tuple(balances), pool, winners, match.played)
+    ranked = balances if match.scores is None else list(match.scores)
+    best = max(ranked)
+    winners = tuple(s for s in range(len(ranked)) if ranked[s] == best)
+    result = MatchResult(tuple(balances), pool, winners, match.played, match.scores)
     return match._replace(phase=FINISHED, balances=tuple(balances), pool=pool,
                           ledger=tuple(ledger), result=result)
 

@@ -33,7 +33,7 @@ WithBids = Literal["anyone", "seen-only"]
 PrepHow = Literal["shuffle", "gather-and-cut"]
 PoolDoubling = Literal["bidder-matches-pool", "players-re-ante"]
 PoolEnd = Literal["unclaimed", "split-equally"]
-AuctionRounds = Literal["single", "single-then-raise", "until-passes"]
+AuctionRounds = Literal["single", "single-then-raise", "until-passes", "reopening"]
 ThrowInStakes = Literal["unchanged", "double-next", "double-cumulative"]
 ExchangeTake = Literal["may", "must-take-widow"]
 MatchEnd = Literal["agreed", "agreed-hands", "last-with-chips", "last-with-chips-or-agreed-hands"]
@@ -41,6 +41,9 @@ ShortPayment = Literal["pay-what-you-have", "debt"]
 TrumpsHow = Literal["first-card-led", "named", "none"]
 LeadObligation = Literal["any", "trump", "lowest-trump", "lowest-non-trump", "lowest-card"]
 BidWidow = Literal["with", "without"]
+ScoreSheet = Literal["chips", "points"]
+ScoreMade = Literal["declarer"]
+ScoreDefeated = Literal["each-opponent", "off-declarer", "nobody"]
 
 #: Each switch type, by the name of its definition in ``ruleset.schema.json`` (``$defs``) or
 #: the JSON path of its enum there: the test of this module checks that the two agree.
@@ -67,6 +70,9 @@ SWITCHES: dict[str, object] = {
     "trumpsHow": TrumpsHow,
     "leadObligation": LeadObligation,
     "bid/widow": BidWidow,
+    "scoreSheet": ScoreSheet,
+    "scoreMade": ScoreMade,
+    "scoreDefeated": ScoreDefeated,
 }
 
 
@@ -88,6 +94,7 @@ class BidRule:
     lose_each: int
     lose_pool_per_player: int
     double_pool: bool
+    points: int = 0  # on a score sheet in points (NAP-9.6.4): its points, else win.each
 
     def fulfilled(self, tricks: int) -> bool:
         """Implements: NAP-5.2.3.
@@ -135,10 +142,11 @@ class PoolRules:
 
 @dataclass(frozen=True, slots=True)
 class AuctionRules:
-    """How the auction runs (NAP-5.1, NAP-5.4)."""
+    """How the auction runs (NAP-5.1, NAP-5.3.3, NAP-5.4)."""
 
     rounds: AuctionRounds
     raising: Raising
+    dealer_must_bid: bool = False  # stick the dealer (NAP-5.3.3)
 
 
 @dataclass(frozen=True, slots=True)
@@ -176,6 +184,15 @@ class MatchRules:
 
 
 @dataclass(frozen=True, slots=True)
+class ScoringRules:
+    """A score sheet in points, in place of payments on the contract (NAP-9.6, NAP-10.4.4)."""
+
+    made: ScoreMade
+    defeated: ScoreDefeated
+    target: int | None  # the score that ends the match (NAP-10.4.5); None: no target
+
+
+@dataclass(frozen=True, slots=True)
 class Rules:
     """The resolved parameters of a ruleset, in the shape the engine reads them."""
 
@@ -196,6 +213,7 @@ class Rules:
     bids: tuple[BidRule, ...]
     match: MatchRules
     naming_non_trump_binds: bool = False  # NAP-7.1.4: a non-trump lead duty limits naming
+    scoring: ScoringRules | None = None  # None: settled in chips (NAP-9.1, NAP-9.2)
 
     @property
     def widow_name(self) -> str:
@@ -334,6 +352,7 @@ def _bids(r: _Reader, raw: object) -> tuple[BidRule, ...]:
             lose_pool_per_player=r.integer(lose.get("pool_per_player", 0),
                                        f"{at}.lose.pool_per_player"),
             double_pool=bool(lose.get("double_pool", False)),
+            points=r.integer(b.get("points", win.get("each", 0)), f"{at}.points"),
         ))
     return tuple(bids)
 
@@ -352,7 +371,8 @@ _SOURCES: tuple[tuple[str, str], ...] = (
     ("ante", "ante"), ("pool", "pool"), ("auction", "auction"),
     ("throw_in_stakes", "throw_in"), ("peek", "peek"), ("purchase", "purchase"),
     ("exchange", "exchange"), ("naming_void_allowed", "naming"),
-    ("naming_non_trump_binds", "naming"), ("bids", "bids"), ("match", "match"))
+    ("naming_non_trump_binds", "naming"), ("bids", "bids"), ("match", "match"),
+    ("scoring", "scoring"))
 
 #: How many compiled fields compile_rules keeps (of KeptParams): emptied when full.
 PIECES_KEPT = 4096
@@ -450,7 +470,8 @@ def _compile(params: Mapping[str, object], file: str) -> Rules:
         auction=AuctionRules(
             rounds=(r.switch(auction.get("rounds"), AuctionRounds, "$.auction.rounds")),
             raising=(r.switch(auction.get("raising", "bidders"), Raising,
-                                 "$.auction.raising"))),
+                                 "$.auction.raising")),
+            dealer_must_bid=bool(auction.get("dealer_must_bid", False))),
         throw_in_stakes=(r.switch(r.obj(params.get("throw_in"), "$.throw_in").get("stakes"),
                                      ThrowInStakes, "$.throw_in.stakes")),
         peek=None if peek is None else PeekRules(
@@ -470,6 +491,7 @@ def _compile(params: Mapping[str, object], file: str) -> Rules:
         naming_non_trump_binds=r.switch(naming.get("non_trump_duty", "lapses"), NonTrumpDuty,
                                         "$.naming.non_trump_duty") == "binds",
         bids=_bids(r, params.get("bids")),
+        scoring=_scoring(r, params.get("scoring")),
         match=MatchRules(
             end=(r.switch(match.get("end"), MatchEnd, "$.match.end")),
             bankroll=None if bankroll is None else r.integer(br.get("start"),
@@ -477,6 +499,22 @@ def _compile(params: Mapping[str, object], file: str) -> Rules:
             short_payment=(r.switch(br.get("short_payment", "debt"), ShortPayment,
                                        "$.match.bankroll.short_payment"))),
     )
+
+
+def _scoring(r: _Reader, raw: object) -> ScoringRules | None:
+    """A score sheet in points, or None for chips (``scoring`` left out, or sheet chips)."""
+    if raw is None:
+        return None
+    sheet = r.obj(raw, "$.scoring")
+    if r.switch(sheet.get("sheet"), ScoreSheet, "$.scoring.sheet") == "chips":
+        return None
+    target = sheet.get("target")
+    if target is not None and r.integer(target, "$.scoring.target") < 1:
+        raise r.fail("$.scoring.target", f"a target is at least 1 point, not {target!r}")
+    return ScoringRules(
+        made=r.switch(sheet.get("made"), ScoreMade, "$.scoring.made"),
+        defeated=r.switch(sheet.get("defeated"), ScoreDefeated, "$.scoring.defeated"),
+        target=None if target is None else r.integer(target, "$.scoring.target"))
 
 
 def check_table(rules: Rules, players: int, ruleset: str) -> None:

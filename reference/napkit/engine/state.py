@@ -76,7 +76,7 @@ class Auction(NamedTuple):
     queue: tuple[int, ...]  # seats still to speak in this round, next first
     high: int  # index of the highest bid so far, -1 if none
     high_seat: int
-    passed: int  # seat mask: who has passed (in an auction that runs until passes)
+    passed: int  # seat mask: who has passed (in a reopening auction: since the last bid)
     bidders: int  # seat mask: who bid in the first round
     made: int  # bid-index mask: every bid made so far, by anyone
     round: int  # 1, or 2 in a raising round
@@ -97,6 +97,8 @@ class Result(NamedTuple):
     payments: tuple[Payment, ...]  # every payment of the hand, looks and purchases included
     pool: int  # what the pool holds after the hand
     net: tuple[int, ...]  # each seat's gain (negative: loss) over the hand
+    # Each seat's points this hand, on a score sheet in points (NAP-9.6); None: chips.
+    score: tuple[int, ...] | None = None
 
 
 class HandData(NamedTuple):

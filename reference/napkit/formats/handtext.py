@@ -59,7 +59,7 @@ from napkit.engine.actions import (
 from napkit.engine.cards import SUIT_NAMES, card_name, cards_of, parse_card
 from napkit.engine.game import Game
 from napkit.engine.hand import HandState, new_hand
-from napkit.engine.phases.deal import hand_pack
+from napkit.engine.phases.deal import at_table, hand_pack
 from napkit.engine.state import (
     AUCTION,
     CHANCE,
@@ -595,7 +595,7 @@ class _Reader:
                                        f"{first.line}, column {first.column})", "NAP-2.2.1")
             if card not in pack_cards:
                 raise self.error(word, f"{card_name(card)} is not in this hand's pack "
-                                       f"({game.id} for {len(state.order)} players)",
+                                       f"({game.id} for {at_table(state)} players)",
                                  "NAP-2.2.1")
             placed[card] = word
             found.append((card, word))

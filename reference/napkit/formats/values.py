@@ -270,8 +270,9 @@ def trick_to_json(t: Trick) -> dict[str, JSONValue]:
 
 
 def result_to_json(r: Result) -> dict[str, JSONValue]:
-    """A hand's outcome: contract, tricks, made or not, every payment, the pool, each net."""
-    return {
+    """A hand's outcome: contract, tricks, made or not, every payment, the pool, each net, and
+    on a score sheet in points each seat's points (``score``, left out for chips: NAP-9.6)."""
+    out: dict[str, JSONValue] = {
         "thrown_in": r.thrown_in,
         "declarer": r.declarer if r.declarer >= 0 else None,
         "contract": r.contract,
@@ -282,3 +283,6 @@ def result_to_json(r: Result) -> dict[str, JSONValue]:
         "pool": r.pool,
         "net": list(r.net),
     }
+    if r.score is not None:
+        out["score"] = list(r.score)
+    return out

@@ -130,6 +130,10 @@ FIELD_WEIGHTS: Mapping[str, float] = {
 #: How much a decision's or an option's score counts beside a rule's: a question is most often
 #: answered by the rule, and the decisions and options about it come next.
 KIND_WEIGHTS: Mapping[str, float] = {"rule": 1.0, "decision": 0.7, "option": 0.5}
+#: How much a rule of house play (``origin = "house"``: points on a score sheet, the dealer
+#: stuck), in force in no source's game, counts beside a source's: a question asked in
+#: players' words is most often about the games the sources describe.
+HOUSE_WEIGHT = 0.5
 #: How much a title that holds the whole question multiplies the score (by the square of the
 #: share of the question it holds).
 TITLE_COVER = 1.0
@@ -242,6 +246,7 @@ class Entry:
     fields: Mapping[str, str]
     values: tuple[tuple[str, str], ...] = ()
     notes: tuple[tuple[str, str], ...] = ()
+    house: bool = False  # a rule of house play, in no source (HOUSE_WEIGHT)
 
 
 @dataclass(frozen=True)
@@ -277,7 +282,7 @@ def _make_entries(spec: Spec) -> tuple[Entry, ...]:
              "section": f"{rule.section_title} {chapter.title}",
              "params": " ".join(p.replace("_", " ") for p in rule.params),
              "citations": cited, "values": " ".join(text for _, text in values)},
-            values))
+            values, house=rule.house))
     for decision in spec.register:
         source = spec.index.get(decision.source)
         headings = {s.title.strip("[]") for c in decision.lines
@@ -450,6 +455,8 @@ def search(spec: Spec, question: str, limit: int = 5,
         title = index.counts[n].get("title", Counter())
         held = sum(idf[term] for term in matched if title.get(term))
         score *= prior.get(entry.kind, 1.0) * (1 + cover * (held / asked_weight) ** 2)
+        if entry.house:
+            score *= HOUSE_WEIGHT
         if entry.id in named:
             score += 1000.0
         if score > 0:

@@ -187,9 +187,26 @@ def _bid_rows(resolved: JSONObject) -> list[_Bid]:
             extra.append(_LEAD[lead])
             ids.append("NAP-7.2.2")
         undertakes = Line("; ".join([what, *extra]), tuple(ids))
-        rows.append(_Bid(str(bid.get("name", bid.get("id"))), undertakes,
-                         _wins(bid, pool), _pays(bid, pool)))
+        scoring = resolved.get("scoring")
+        if isinstance(scoring, dict) and scoring.get("sheet") == "points":
+            wins, pays = _points(bid, scoring)
+        else:
+            wins, pays = _wins(bid, pool), _pays(bid, pool)
+        rows.append(_Bid(str(bid.get("name", bid.get("id"))), undertakes, wins, pays))
     return rows
+
+
+_DEFEATED_POINTS = {"each-opponent": "{} points to each opponent",
+                    "off-declarer": "{} points off the declarer", "nobody": "no points"}
+
+
+def _points(bid: JSONObject, scoring: JSONObject) -> tuple[Line, Line]:
+    """A bid's made and defeated lines on a score sheet in points (NAP-9.6), nobody paying."""
+    points = _int(bid.get("points"))
+    worth = points if points is not None else _int(_get(bid.get("win"), "each")) or 0
+    defeated = _DEFEATED_POINTS.get(str(scoring.get("defeated")), "no points").format(worth)
+    return (Line(f"{worth} points to the declarer", ("NAP-9.6.2", "NAP-9.6.4")),
+            Line(defeated, ("NAP-9.6.3", "NAP-9.6.4")))
 
 
 def _wins(bid: JSONObject, pool: str) -> Line:
@@ -298,6 +315,12 @@ def _auction(resolved: JSONObject) -> list[Line]:
     elif rounds == "until-passes":
         lines.append(Line("The bidding goes round until all but the highest bidder have "
                           "passed; a player who passes does not speak again", ("NAP-5.1.2",)))
+    elif rounds == "reopening":
+        lines.append(Line("The bidding goes round, those who passed speaking again, until a "
+                          "full round of passes follows the last bid", ("NAP-5.1.2",)))
+    if _get(resolved, "auction", "dealer_must_bid") is True:
+        lines.append(Line("If everyone else passes and nobody has bid, the dealer may not pass "
+                          "and must bid", ("NAP-5.3.3",)))
     lines.append(Line("The highest bid is the contract; its bidder is the declarer",
                       ("NAP-5.3.1",)))
     stakes = _word(_THROW_IN_STAKES, _get(resolved, "throw_in", "stakes"))
@@ -389,6 +412,14 @@ def _play(resolved: JSONObject) -> list[Line]:
 def _match(resolved: JSONObject) -> list[Line]:
     lines = [Line("Amounts are in units: agree what a unit is worth before play",
                   ("NAP-1.1.3", "NAP-10.1.1"))]
+    scoring = resolved.get("scoring")
+    if isinstance(scoring, dict) and scoring.get("sheet") == "points":
+        target = _int(scoring.get("target"))
+        lines.append(Line("A contract is scored on a sheet in points, not paid for; the highest "
+                          "score wins" + (f"; the match ends when a score reaches {target}"
+                                          if target else ""),
+                          ("NAP-9.6.1", "NAP-10.4.4")
+                          + (("NAP-10.4.5",) if target else ())))
     pool = resolved.get("pool")
     if isinstance(pool, dict):
         word = _pool_word(resolved)

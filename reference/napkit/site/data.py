@@ -31,7 +31,7 @@ from napkit.formats.records import Problem, check_hand_record, replay_hand
 from napkit.formats.snapshots import state_to_json
 from napkit.spec.catalog import Spec, load_spec
 from napkit.spec.lawbook import Rule
-from napkit.spec.render import param_values
+from napkit.spec.render import param_values, scoring_text
 from napkit.spec.schemas import schema_problems
 
 # Rule, section, chapter and decision ids as they appear in running text.
@@ -261,6 +261,19 @@ def comparison_rows(spec: Spec) -> list[Row]:
                           if in_force else None)
         if len({json.dumps(cell[1] if cell else None) for cell in cells.values()}) > 1:
             rows.append(Row(entry, tuple(rules), cells))
+    return rows
+
+
+def scoring_rows(spec: Spec) -> list[tuple[str, str, str]]:
+    """How each ruleset scores (:func:`napkit.spec.render.scoring_text`), as (id, where it
+    is, words): every built-in ruleset at its defaults, then each example house game in
+    spec/examples, since only a house game keeps a score sheet in points (NAP-9.6)."""
+    from napkit.spec.house import load_house_ruleset
+
+    rows = [(rid, "", scoring_text(ruleset.resolve())) for rid, ruleset in spec.rulesets.items()]
+    for path in sorted((spec.dir / "examples").glob("house-*.json")):
+        house = load_house_ruleset(path, paths.display(spec.dir, path), spec)
+        rows.append((house.id, paths.display(spec.dir, path), scoring_text(house.resolve())))
     return rows
 
 

@@ -42,6 +42,7 @@ from napkit.spec.lawbook import Rule
 from napkit.spec.render import card_text, hand_text, param_values, players_text
 from napkit.spec.rulesets import Option, Ruleset
 from napkit.spec.sources import Citation
+from napkit.spec.views import HOUSE_ORIGIN
 
 logger = logging.getLogger(__name__)
 
@@ -201,6 +202,8 @@ class LawBookDirective(SphinxDirective):
             facts.append([text("reads: "), *joined([code(p) for p in rule.params])])
         if rule.see:
             facts.append([text("see: "), *joined([link(s, LAWBOOK, s) for s in rule.see])])
+        if rule.house:
+            facts.append([text("origin: "), strong("house"), text(f" ({HOUSE_ORIGIN})")])
         node += para(*joined(facts, " · "), classes=["napkit-facts"])
         if rule.refusals:
             # The acts refused under this rule (NAP-1.3): each tagged breach-ID in the suite.
@@ -225,7 +228,11 @@ class LawBookDirective(SphinxDirective):
         headers = ["in force in", "its source, and the lines (or decisions) that put it there"]
         if rule.params:
             headers.append("its value there (defaults)")
-        node += table(headers, rows, classes=["napkit-citations"])
+        if rows:
+            node += table(headers, rows, classes=["napkit-citations"])
+        else:  # a rule of house play: no source, so no built-in ruleset
+            node += para(text("In force in no built-in ruleset: only in a house game that "
+                              "sets "), *joined([code(p) for p in rule.params]), text("."))
         node += self.cases(site, rule)
         return node
 
@@ -435,7 +442,7 @@ class ComparisonDirective(SphinxDirective):
                            if rule.id in spec.rulesets[rid].rules else data.NOT_IN_FORCE)
             body.append(line)
         forced += table(headers, body, classes=["napkit-matrix"])
-        out.append(forced)
+        out += [self.scoring_section(spec), forced]
 
         options = section("compare-options", "Options")
         options += para("The choices each ruleset offers before play, by option name "
@@ -455,6 +462,21 @@ class ComparisonDirective(SphinxDirective):
         options += table(headers, body, classes=["napkit-matrix"])
         out.append(options)
         return out
+
+
+    def scoring_section(self, spec: Spec) -> nodes.section:
+        """How each ruleset settles a contract: in chips, or in points and how (NAP-9.6)."""
+        scoring = section("compare-scoring", "How each ruleset scores")
+        scoring += para("Every built-in ruleset settles a contract in chips; a house game may "
+                        "keep a score sheet in points instead (NAP-9.6, a rule of house play "
+                        "and programs, in no source), as the example house games show.")
+        body: list[list[Cell]] = []
+        for rid, where, words in data.scoring_rows(spec):
+            shown: Cell = ([link(rid, ruleset_doc(rid))] if rid in spec.rulesets
+                           else [code(rid), text(f" ({where})")])
+            body.append([shown, words])
+        scoring += table(["ruleset", "how a contract is scored"], body)
+        return scoring
 
 
 # --- the decisions register ----------------------------------------------------------------------

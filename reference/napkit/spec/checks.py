@@ -38,14 +38,27 @@ def check_spec(spec: Spec, sources_dir: Path | None = None) -> list[SpecError]:
 
 
 def check_sources_of_rules(spec: Spec) -> list[SpecError]:
-    """Every law-book rule is in force in some ruleset (its citations are its sources)."""
+    """Every law-book rule of the sources is in force in some ruleset (its citations are its
+    sources); a rule of house play (``origin = "house"``) in none, since no source has it."""
     in_force = {rule_id for r in spec.rulesets.values() for rule_id in r.rules}
-    return [
+    errors = [
         SpecError(rule.file, rule.where,
                   f"{rule.id} ({rule.title}) is in force in no ruleset, so nothing cites a "
                   "source for it")
-        for rule in spec.lawbook if rule.id not in in_force
+        for rule in spec.lawbook if rule.id not in in_force and not rule.house
     ]
+    errors += [
+        SpecError(rule.file, f"{rule.where}.origin",
+                  f"{rule.id} ({rule.title}) is marked as of house play, in no source, but "
+                  f"{', '.join(sorted(r.id for r in spec.rulesets.values() if rule.id in r.rules))}"
+                  " puts it in force")
+        for rule in spec.lawbook if rule.id in in_force and rule.house
+    ]
+    errors += [SpecError(rule.file, rule.where,
+                         f"{rule.id} is of house play, so it needs params: a house file puts "
+                         "it in force by setting one")
+               for rule in spec.lawbook if rule.house and not rule.params]
+    return errors
 
 
 def check_decisions_used(spec: Spec) -> list[SpecError]:
@@ -185,6 +198,16 @@ def _check_switches(ruleset: Ruleset) -> list[SpecError]:
     return errors
 
 
+def _dropped_rules(ruleset: Ruleset, spec: Spec) -> list[str]:
+    """The params read by the parent's rules that are not in force in ``ruleset`` (a house
+    game's inherited rules whose needs its params cannot meet: spec/README.md)."""
+    parent = ruleset.parent
+    if parent is None:
+        return []
+    return [entry for rule_id in parent.rules if rule_id not in ruleset.rules
+            and (rule := spec.lawbook.get(rule_id)) is not None for entry in rule.params]
+
+
 def _inherited(ruleset: Ruleset, key: str) -> str:
     origin = ruleset.param_files.get(key, ruleset.file)
     return "" if origin == ruleset.file else f" (inherited from {origin})"
@@ -280,9 +303,13 @@ def _check_params_read(ruleset: Ruleset, spec: Spec) -> list[SpecError]:
     entries = [entry for rule_id in ruleset.rules
                if (rule := spec.lawbook.get(rule_id)) is not None for entry in rule.params]
     errors = []
+    dropped = _dropped_rules(ruleset, spec)
     for path, where in param_paths(ruleset.params).items():
         if not any(reads(entry, path) for entry in entries):
             key = str(where[1])
+            if any(reads(entry, path) for entry in dropped):
+                continue  # read by a rule the game's params put out of force (a bid's lose, of
+                # NAP-9.2.1, on a score sheet in points: NAP-9.6.1): unused, not wrong
             errors.append(SpecError(ruleset.file, json_path(where),
                                     f"no rule in force in {ruleset.id} reads {path} (a rule's "
                                     f"params must list it){_inherited(ruleset, key)}"))

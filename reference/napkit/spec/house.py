@@ -38,7 +38,14 @@ from napkit.players.playout import play_out
 from napkit.spec.catalog import Spec, default_spec, load_ruleset_file
 from napkit.spec.checks import check_ruleset, param_paths, reads
 from napkit.spec.loading import JSON, JSONObject, read_document, schema_errors
-from napkit.spec.rulesets import Option, Ruleset, RulesetFile, bid_present, is_switch
+from napkit.spec.rulesets import (
+    Option,
+    Ruleset,
+    RulesetFile,
+    bid_present,
+    can_meet,
+    is_switch,
+)
 
 __all__ = [
     "HOUSE_SCHEMA",
@@ -92,7 +99,7 @@ def is_house_document(document: Mapping[str, object]) -> bool:
 
 
 def load_house_ruleset(path: Path, shown: str | None = None,
-                       spec: Spec | None = None) -> HouseRuleset:
+                       spec: Spec | None = None, *, checked: bool = False) -> HouseRuleset:
     """The house ruleset in the file ``path``, ready for :class:`~napkit.engine.game.Game`.
 
     The file's bids, deal and stakes must be ones the law book's rules can be played by
@@ -102,7 +109,7 @@ def load_house_ruleset(path: Path, shown: str | None = None,
     problem raises :class:`~napkit.errors.SpecError` with a one-line message naming the file
     and the JSON path: the first problem, and how many more ``napkit rules check`` lists.
     """
-    ruleset, problems = read_house_ruleset(path, shown, spec)
+    ruleset, problems = read_house_ruleset(path, shown, spec, checked=checked)
     if problems:
         raise _first(problems)
     assert ruleset is not None
@@ -110,6 +117,7 @@ def load_house_ruleset(path: Path, shown: str | None = None,
 
 
 def read_house_ruleset(path: Path, shown: str | None = None, spec: Spec | None = None,
+                       *, checked: bool = False,
                        ) -> tuple[HouseRuleset | None, list[SpecError]]:
     """The house ruleset in ``path`` (None if it could not be built) and every problem found:
     reading, the schema, the parent, the options, the merged parameters, the spec's checks of a
@@ -120,20 +128,23 @@ def read_house_ruleset(path: Path, shown: str | None = None, spec: Spec | None =
         document = read_document(path, file)
     except SpecError as exc:
         return None, [exc]
-    return house_from_document(document, path, file, the_spec)
+    return house_from_document(document, path, file, the_spec, checked=checked)
 
 
 def load_ruleset_path(path: Path, shown: str | None = None, spec: Spec | None = None,
-                      ) -> Ruleset:
+                      *, checked: bool = False) -> Ruleset:
     """A ruleset file of one's own, either kind: a house file (:func:`load_house_ruleset`) or a
     ruleset in the form of the spec's own (:func:`napkit.spec.catalog.load_ruleset_file`,
     which reads it as the schema and ``extends`` allow; its id may be a built-in's). Any
-    problem raises :class:`~napkit.errors.SpecError`, with a one-line message."""
+    problem raises :class:`~napkit.errors.SpecError`, with a one-line message. ``checked``: the
+    same bytes passed every check under this spec before (napkit.conform.suite.games keeps a
+    suite only for such a file), so the checks of a ruleset and the trial games are not run
+    again; the reading, the schema and the merge still are."""
     file = str(path) if shown is None else shown
     the_spec = default_spec() if spec is None else spec
     document = read_document(path, file)
     if is_house_document(document):
-        return load_house_ruleset(path, file, the_spec)
+        return load_house_ruleset(path, file, the_spec, checked=checked)
     unsaid = not_a_house_file_said(document, file)
     if unsaid is not None:
         raise unsaid
@@ -155,8 +166,10 @@ def _first(problems: list[SpecError]) -> SpecError:
 
 
 def house_from_document(document: JSONObject, path: Path, file: str, spec: Spec,
+                        *, checked: bool = False,
                         ) -> tuple[HouseRuleset | None, list[SpecError]]:
-    """:func:`read_house_ruleset` for a document already parsed."""
+    """:func:`read_house_ruleset` for a document already parsed (``checked``: without the
+    checks of a ruleset and the trial games, which the same bytes passed before)."""
     if not is_house_document(document):
         return None, [SpecError(file, "$.house", _not_house(document))]
     problems = _beyond_limits(document, file)
@@ -202,6 +215,8 @@ def house_from_document(document: JSONObject, path: Path, file: str, spec: Spec,
     description = document.get("description")
     ruleset = _house_ruleset(document, path, file, parent, options, params, raw_params, spec,
                              description if isinstance(description, str) else "")
+    if checked:
+        return ruleset, []
     problems = [_inherited(problem, raw_params, parent) for problem in
                 check_ruleset(ruleset, spec) + playability_problems(ruleset)]
     if not problems:
@@ -448,8 +463,11 @@ def _house_ruleset(document: JSONObject, path: Path, file: str, parent: Ruleset,
                    options: dict[str, Option], params: JSONObject, raw_params: JSONObject,
                    spec: Spec, description: str) -> HouseRuleset:
     house_id, title = str(document["id"]), str(document["title"])
-    rules = dict(parent.rules)
-    rule_files = dict(parent.rule_files)
+    # An inherited rule whose needs no choice of the options meets is not in force here (the
+    # chip settlement, NAP-9.1 and 9.2, on a score sheet in points: NAP-9.6.1).
+    rules = {rule_id: cited for rule_id, cited in parent.rules.items()
+             if _may_be_in_force(spec, rule_id, params)}
+    rule_files = {rule_id: f for rule_id, f in parent.rule_files.items() if rule_id in rules}
     for rule_id in _rules_for_new_params(parent, params, spec):
         rules[rule_id] = ()
         rule_files[rule_id] = file
@@ -469,12 +487,31 @@ def _house_ruleset(document: JSONObject, path: Path, file: str, parent: Ruleset,
         changes=tuple(describe_changes(parent, raw_params, raw_options)))
 
 
+def _may_be_in_force(spec: Spec, rule_id: str, params: JSONObject) -> bool:
+    """Whether some choice of the options meets every need of the rule (its ``needs`` in the
+    law book); a rule the law book does not hold is kept as it is."""
+    rule = spec.lawbook.get(rule_id)
+    return rule is None or all(can_meet(params, need) for need in rule.needs)
+
+
 def _rules_for_new_params(parent: Ruleset, params: JSONObject, spec: Spec) -> list[str]:
     """The law-book rules that read a parameter the parent's rules do not read (the rules of a
-    widow, say, that a house game adds to a game without one): in force in the house game."""
+    widow, say, that a house game adds to a game without one): in force in the house game.
+
+    A rule that names a whole family (NAP-5.1.2's ``auction``) reads the fields the parent
+    gives it, but not a field new to the parent that another rule names for itself (NAP-5.3.3's
+    ``auction.dealer_must_bid``): that rule comes into force."""
     entries = [entry for rule_id in parent.rules
                if (rule := spec.lawbook.get(rule_id)) is not None for entry in rule.params]
-    unread = [p for p in param_paths(params) if not any(reads(e, p) for e in entries)]
+    own = {entry for rule in spec.lawbook for entry in rule.params}
+    given = param_paths(parent.params)
+
+    def read(entry: str, path: str) -> bool:
+        if path in given or path not in own:
+            return reads(entry, path)
+        return entry == path or entry.startswith(path + ".")
+
+    unread = [p for p in param_paths(params) if not any(read(e, p) for e in entries)]
     return [rule.id for rule in spec.lawbook if rule.id not in parent.rules
             and any(reads(entry, p) for entry in rule.params for p in unread)]
 
@@ -489,6 +526,9 @@ def describe_changes(parent: Ruleset, params: JSONObject, options: JSONObject) -
     for key, value in params.items():
         if key == "bids" and isinstance(value, list):
             lines += _bid_changes(parent.params.get("bids"), value)
+        elif key not in parent.params:  # a parameter the parent leaves out (scoring): not "null"
+            lines += _value_changes(key, {}, value) if isinstance(value, dict) and not is_switch(
+                value) else [f"{key}: {_text(value)} (was not given)"]
         else:
             lines += _value_changes(key, parent.params.get(key), value)
     for name, change in options.items():
@@ -546,7 +586,10 @@ def _value_changes(path: str, before: JSON, after: JSON) -> list[str]:
             and not is_switch(before) and not is_switch(after)):
         lines = []
         for key, value in after.items():
-            lines += _value_changes(f"{path}.{key}", before.get(key), value)
+            if key not in before:  # a field the parent leaves to its default: not "null"
+                lines.append(f"{path}.{key}: {_text(value)} (was not given)")
+                continue
+            lines += _value_changes(f"{path}.{key}", before[key], value)
         return lines
     if before == after:
         return []

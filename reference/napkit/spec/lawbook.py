@@ -41,6 +41,18 @@ class Rule:
     file: str
     where: str  # JSON path of the rule in its chapter file
     refusals: tuple[Refusal, ...] = ()
+    # "house": found in programs and house play, in no source; in force only in house games
+    # whose params it reads. None: a rule of the sources.
+    origin: str | None = None
+    # Conditions on a ruleset's params (as a refusal's needs) that some choice of its options
+    # must meet for the rule to be in force in a house game that inherits it (NAP-9.1.1 is not
+    # in force on a score sheet in points).
+    needs: tuple[str, ...] = ()
+
+    @property
+    def house(self) -> bool:
+        """Whether the rule is of house play and programs, in no source (``origin = "house"``)."""
+        return self.origin == "house"
 
 
 @dataclass(frozen=True)
@@ -140,6 +152,8 @@ def chapter_from_document(document: JSONObject, path: Path, shown: str) -> Chapt
                 file=shown,
                 where=json_path(["sections", i, "rules", j]),
                 refusals=tuple(_refusal(r) for r in _list(raw_rule.get("refusals", []))),
+                origin=_str(raw_rule["origin"]) if "origin" in raw_rule else None,
+                needs=_strs(raw_rule.get("needs", [])),
             ))
         intro = raw_section.get("intro")
         sections.append(Section(section_id, section_title,

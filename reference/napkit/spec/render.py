@@ -96,6 +96,26 @@ def param_values(resolved: Mapping[str, JSON], entry: str) -> list[tuple[str, st
     return [(entry, value_text(entry, value) if found else "not set")]
 
 
+_DEFEATED = {"each-opponent": "each opponent scores them",
+             "off-declarer": "they come off the declarer's score",
+             "nobody": "nobody scores"}
+
+
+def scoring_text(resolved: Mapping[str, JSON]) -> str:
+    """How a resolved ruleset settles a contract, in words: in chips (NAP-9.1, NAP-9.2), or on
+    a score sheet in points, who scores and to what target (NAP-9.6, NAP-10.4.5)."""
+    scoring = resolved.get("scoring")
+    if not isinstance(scoring, dict) or scoring.get("sheet") != "points":
+        return ("chips: a made contract is paid by the opponents, a defeated one by the "
+                "declarer, as each bid says (NAP-9.1, NAP-9.2)")
+    defeated = scoring.get("defeated")
+    target = scoring.get("target")
+    return ("points on a score sheet, paid by nobody (NAP-9.6): made, the declarer scores the "
+            f"bid's points; defeated, {_DEFEATED.get(str(defeated), compact(defeated))}; "
+            + (f"the match ends at {compact(target)} points (NAP-10.4.5)" if target is not None
+               else "no target score"))
+
+
 def specific_values(params: Iterable[str], resolved: Mapping[str, JSON]) -> list[
         tuple[str, list[tuple[str, str]]]]:
     """The values a rule's params entries name (:func:`param_values`), the most specific

@@ -68,6 +68,16 @@ def cite_list(spec: Spec, source_file: str, citations: Iterable[Citation],
     return "; ".join(", ".join(texts) + label for label, texts in groups)
 
 
+HOUSE_ORIGIN = "found in programs and house play, in no source"
+
+
+def _no_source(rule: Rule) -> str:
+    """What a rule in force with no citation says instead: a rule of house play says so."""
+    if rule.house:
+        return f"none: {HOUSE_ORIGIN} (in force in this house game)"
+    return "none (in force in this house game)"
+
+
 # --- napkit rules list -----------------------------------------------------------------------
 
 
@@ -116,7 +126,7 @@ def show_view(spec: Spec, ruleset: Ruleset, choices: Mapping[str, str]) -> list[
         lines += ["", f"{rule.id}  {rule.title}"]
         lines += wrap(rule.text, "    ")
         cites = cite_list(spec, ruleset.source, ruleset.rules[rule.id])
-        lines += hang("sources: ", cites or "none (in force in this house game)", "  ")
+        lines += hang("sources: ", cites or _no_source(rule), "  ")
         lines += _values(rule, resolved, "  ")
     if ruleset.options:
         lines += ["", "OPTIONS (* marks the default)"]
@@ -175,6 +185,9 @@ def rule_view(spec: Spec, rule: Rule) -> list[str]:
         lines.append(f"params:   {', '.join(rule.params)}")
     if rule.see:
         lines.append(f"see:      {', '.join(rule.see)}")
+    if rule.house:
+        lines += hang("origin:   ", f"house: {HOUSE_ORIGIN}; in force only in a house game that "
+                      f"sets {', '.join(rule.params)}", "", "          ")
     lines.append("")
     lines += wrap(rule.text)
     in_force = [r for r in spec.rulesets.values() if rule.id in r.rules]

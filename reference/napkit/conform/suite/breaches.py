@@ -43,11 +43,11 @@ from napkit.engine.cards import SUIT_BITS, cards_of
 from napkit.engine.game import Game
 from napkit.engine.hand import HandState
 from napkit.engine.match import MatchState
-from napkit.engine.phases.auction import bids_blind
+from napkit.engine.phases.auction import bids_blind, dealer_stuck
 from napkit.engine.phases.deal import hand_pack
 from napkit.engine.phases.play import playable
 from napkit.engine.phases.purchase import _limit as purchase_limit
-from napkit.engine.phases.trumps import opening_leads
+from napkit.engine.phases.trumps import nameable, opening_leads
 from napkit.engine.rules import KeptParams
 from napkit.engine.state import (
     AUCTION,
@@ -278,6 +278,14 @@ def _bid_not_higher(state: HandState, rng: random.Random) -> Candidates:
     return [(state.turn, Bid(b.id)) for b in bids]
 
 
+def _dealer_passes_stuck(state: HandState, rng: random.Random) -> Candidates:
+    """A pass by the dealer where every other player has passed and nobody has bid, in a game
+    that sticks the dealer (NAP-5.3.3)."""
+    if state.phase != AUCTION or not dealer_stuck(state):
+        return []
+    return [(state.turn, PASS)]
+
+
 def _bid_prerequisite(state: HandState, rng: random.Random) -> Candidates:
     if state.phase != AUCTION:
         return []
@@ -384,7 +392,10 @@ def _naming_void(state: HandState, rng: random.Random) -> Candidates:
     if state.phase != NAMING or state.game.rules.naming_void_allowed:
         return []
     hand = state.hands[state.turn]
-    return [(state.turn, NameTrumps(s)) for s in range(4) if not hand & SUIT_BITS[s]]
+    # Not where NAP-7.1.4 lets a one-suit declarer name a void suit (it prevails).
+    allowed = nameable(state)
+    return [(state.turn, NameTrumps(s)) for s in range(4)
+            if not hand & SUIT_BITS[s] and not allowed >> s & 1]
 
 
 def _naming_one_suit(state: HandState, rng: random.Random) -> Candidates:
@@ -426,7 +437,7 @@ def _buy_limit(state: HandState, rng: random.Random) -> Candidates:
 def _deal(state: HandState, rng: random.Random) -> Candidates:
     if state.phase != DEAL:
         return []
-    cards = list(cards_of(state.game.pack(len(state.order))))
+    cards = list(cards_of(hand_pack(state)))
     rng.shuffle(cards)
     out: Candidates = [(None, Deal(tuple(cards[:-1])))]  # a card short
     outside = [c for c in range(52) if c not in cards]
@@ -438,7 +449,7 @@ def _deal(state: HandState, rng: random.Random) -> Candidates:
 def _deal_first(state: HandState, rng: random.Random) -> Candidates:
     if state.phase != DEAL:
         return []
-    cards = list(cards_of(state.game.pack(len(state.order))))
+    cards = list(cards_of(hand_pack(state)))
     rng.shuffle(cards)
     return [(None, Reshuffle(tuple(cards)))]
 
@@ -535,6 +546,7 @@ BREACHES = (
     Breach("first-lead", _first_lead),
     Breach("bid-not-higher", _bid_not_higher),
     Breach("bid-prerequisite", _bid_prerequisite),
+    Breach("dealer-passes-stuck", _dealer_passes_stuck),
     Breach("with-unseen", _with_unseen),
     Breach("unknown-bid", _unknown_bid),
     Breach("not-a-call", _not_a_call),

@@ -74,7 +74,7 @@ CALLS_KEPT = 4096
 # And one Bid object for each bid id, so that every list names the same objects (a consumer
 # that keeps an action's text by identity finds it without the dataclass's hash). Both are
 # pure functions of their keys, filled once: threads may fill them at once.
-_CALLS: dict[tuple[int, int, int, bool, bool],
+_CALLS: dict[tuple[int, int, int, bool, bool, bool],
              tuple[tuple[BidRule, ...], tuple[Action, ...]]] = {}
 _BIDS: dict[str, Bid] = {}
 
@@ -98,21 +98,42 @@ def _bid(bid_id: str) -> Bid:
 def legal_calls(state: HandData) -> tuple[Action, ...]:
     a = state.auction
     peek = widow.can_peek(state, state.turn)
-    bids = state.game.rules.bids
-    key = (id(bids), a.high, a.made, peek, bids_blind(state))
+    rules = state.game.rules
+    bids = rules.bids
+    stuck = a.high < 0 and rules.auction.dealer_must_bid and dealer_stuck(state)
+    key = (id(bids), a.high, a.made, peek, bids_blind(state), stuck)
     found = _CALLS.get(key)
     if found is not None and found[0] is bids:
         return found[1]
     calls: list[Action] = []
     if peek:
         calls.append(PEEK)
-    calls.append(PASS)
+    if not stuck:
+        calls.append(PASS)
     calls.extend(_bid(b.id) for b in biddable(state))
     listed = tuple(calls)
     if len(_CALLS) >= CALLS_KEPT:
         _CALLS.clear()
     _CALLS[key] = (bids, listed)
     return listed
+
+
+def dealer_stuck(state: HandData) -> bool:
+    """Implements: NAP-5.3.3.
+
+    Stick the dealer: where the ruleset says so, the player to speak may not pass when nobody
+    has bid and every other player in the hand has passed (so the dealer, who speaks last,
+    NAP-5.1.1), unless they have no bid they may make (then the hand is thrown in). In an
+    auction of several rounds that is only ever in the first, since a bid made ends it; a look
+    at the widow may still be bought first, where looks are sold.
+    """
+    a = state.auction
+    if a.high >= 0 or not state.game.rules.auction.dealer_must_bid:
+        return False
+    others = 0
+    for seat in state.order:
+        others |= 1 << seat
+    return a.passed | 1 << state.turn == others and bool(biddable(state))
 
 
 def _refuse_bid(state: HandData, action: Bid) -> IllegalActionError:
@@ -158,7 +179,13 @@ def apply_call(state: H, action: Action) -> H:
         high, high_seat, made = index, seat, made | 1 << index
         if rnd == 1:
             bidders |= 1 << seat
+        if state.game.rules.auction.rounds == "reopening":
+            passed = 0  # who has passed since the last bid (NAP-5.1.2)
     elif kind is Pass or isinstance(action, Pass):
+        if high < 0 and state.game.rules.auction.dealer_must_bid and dealer_stuck(state):
+            raise IllegalActionError(
+                "NAP-5.3.3", f"seat {seat} may not pass: nobody has bid and every other player "
+                             "has passed, so the dealer (the last to speak) must bid")
         passed |= 1 << seat
     else:
         raise IllegalActionError("NAP-5.2.1",
@@ -192,18 +219,24 @@ def _advance(state: H, log: Log, called: Fields, seat: int) -> H:
     (those who bid in the first round, or everyone), provided someone bid; each may pass or
     bid higher, and the auction ends after that round. An auction that runs until passes goes
     on round the table, skipping those who have passed, until only the highest bidder has not
-    passed (or everyone has passed).
+    passed (or everyone has passed). An auction that reopens goes round the table, everyone
+    speaking, until every player but the highest bidder has passed since the last bid (or,
+    nobody bidding, everyone has passed once): ``passed`` holds who has passed since the last
+    bid, emptied at each bid; each bid ranks higher than the last, so it ends.
 
     (``state`` is the state before the call, ``log`` its history after it; ``called`` the
     auction once the call is counted, the queue still starting with the seat that called.)
     """
     queue, high, high_seat, passed, bidders, made, rnd = called
     rules = state.game.rules.auction
-    if rules.rounds == "until-passes":
+    if rules.rounds in ("until-passes", "reopening"):
         if all(passed >> s & 1 or s == high_seat for s in state.order):
             return _end(_called(state, called, seat, log))
         nxt = state.ring[seat]
-        while passed >> nxt & 1:
+        # Until passes, one who passed does not speak again; a reopening auction asks
+        # everyone in turn (the highest bidder's turn never comes: the others have all
+        # passed since their bid, and the auction has ended, or one has bid over it).
+        while rules.rounds == "until-passes" and passed >> nxt & 1:
             nxt = state.ring[nxt]
         return _called(state, called, nxt, log)
     queue = queue[1:]

@@ -28,9 +28,25 @@ def _pack(game: GameLike, players: int) -> tuple[tuple[int, ...], int]:
     return found
 
 
+def at_table(state: HandData) -> int:
+    """The number of players at the table, whose pack the hand is dealt from (NAP-2.2.1;
+    ``pack_rank`` gives the pack for them): the players still in the match, whether dealt in
+    or sitting this hand out (NAP-10.3.1). Only a fixed stock of chips that players pay from
+    puts anyone out of a match (NAP-10.4.2), so where the hand has no ``funds`` every seat is at
+    the table, and where it has them, a seat not dealt in is still in exactly while it holds
+    chips (a seat dealt in counts even with none left after its ante).
+    """
+    funds = state.funds
+    if funds is None:
+        return state.game.players
+    ring = state.ring  # -1 for a seat not dealt in
+    return sum(1 for s, chips in enumerate(funds) if ring[s] >= 0 or chips > 0)
+
+
 def hand_pack(state: HandData) -> int:
-    """The pack (a mask) that a hand with this many players is dealt from (NAP-2.2.1)."""
-    return _pack(state.game, len(state.order))[1]
+    """The pack (a mask) that a hand is dealt from: the one for the players at the table
+    (NAP-2.2.1, :func:`at_table`), which is more cards than its deal uses when some sit out."""
+    return _pack(state.game, at_table(state))[1]
 
 
 def sample_deal(state: HandData, rng: random.Random) -> Deal:
@@ -42,7 +58,7 @@ def sample_deal(state: HandData, rng: random.Random) -> Deal:
     the same numbers as a call of ``random()`` each.
     """
     global _SAMPLED  # noqa: PLW0603
-    cards, mask = _pack(state.game, len(state.order))
+    cards, mask = _pack(state.game, at_table(state))
     randoms: Callable[[int], list[float]] | None = getattr(rng, "randoms", None)
     keys = randoms(len(cards)) if randoms is not None else [rng.random() for _ in cards]
     # A stable sort, as sorted(cards, key=...) is: equal keys keep card order. The getter of
@@ -144,7 +160,7 @@ def apply_deal(state: H, action: Action) -> H:
     if not isinstance(action, Deal):
         raise IllegalActionError("NAP-4.2.2", f"the cards must be dealt first, not {action}")
     pack = action.pack
-    mask = _pack(state.game, len(state.order))[1]
+    mask = _pack(state.game, at_table(state))[1]
     drawn, drawn_mask = _SAMPLED  # one read: the pair as one thread stored it
     if drawn is not pack or drawn_mask != mask:
         check_pack(pack, mask, "NAP-2.2.1")

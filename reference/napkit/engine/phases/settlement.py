@@ -1,4 +1,5 @@
-"""Settlement: what changes hands when a contract is made or defeated (NAP-9.1, 9.2, 9.5)."""
+"""Settlement: what changes hands when a contract is made or defeated (NAP-9.1, 9.2, 9.5), or
+what is written on the score sheet, where the ruleset keeps one in points (NAP-9.6)."""
 
 from __future__ import annotations
 
@@ -60,11 +61,12 @@ def _clockwise_from(state: HandData, seat: int) -> tuple[int, ...]:
 def pay(state: HandData, owed: list[Debt]) -> tuple[list[Payment], tuple[int, ...] | None, int]:
     """Implements: NAP-9.5.1.
 
-    Pay what is owed, payer by payer. Where the match plays from a fixed stock of chips and
-    short payments are paid as far as they go, a payer who owes more than they hold pays all
-    they have, one unit at a time to each payee in turn clockwise from the payer's left (the
-    pool, if owed, after the players), and the rest is forgiven. Otherwise everything is paid,
-    and a balance may go below zero.
+    Pay what is owed, payer by payer, in the order of each payer's first debt. Where the match
+    plays from a fixed stock of chips and short payments are paid as far as they go, a payer
+    who owes more than they hold pays all they have, every debt at once: one unit at a time to
+    each payee in turn clockwise from the payer's left (the pool, if owed, after the players),
+    one turn a payee each time round, a payee's debts met in the order they arose; the rest is
+    forgiven. Otherwise everything is paid, and a balance may go below zero.
     """
     pool = state.pool
     if state.funds is None and len({d[0] for d in owed}) in (1, len(owed)):
@@ -87,12 +89,17 @@ def pay(state: HandData, owed: list[Debt]) -> tuple[list[Payment], tuple[int, ..
         mine = owing
         if short and funds is not None and funds[payer] < sum(d[2] for d in mine):
             seats = _clockwise_from(state, payer)
+            # A stable sort: a payee's debts stay in the order they arose.
             mine.sort(key=lambda d: len(seats) if d[1] == POOL else seats.index(d[1]))
             paid = [0] * len(mine)
             have = funds[payer]
             while have > 0:
-                for i, d in enumerate(mine):
-                    if have > 0 and paid[i] < d[2]:
+                # One turn a payee each time round, however many debts it is owed (the pool
+                # may be owed two, NAP-9.2.2 and 9.2.3): a unit to its first debt not yet met.
+                for payee in dict.fromkeys([d[1] for d in mine]):
+                    i = next((i for i, d in enumerate(mine)
+                              if d[1] == payee and paid[i] < d[2]), -1)
+                    if have > 0 and i >= 0:
                         paid[i] += 1
                         have -= 1
             mine = [(p, payee, amount, rule)
@@ -112,13 +119,59 @@ def pay(state: HandData, owed: list[Debt]) -> tuple[list[Payment], tuple[int, ..
     return payments, tuple(funds) if funds is not None else None, pool
 
 
+def score(state: HandData, made: bool) -> tuple[int, ...]:
+    """Implements: NAP-9.6.4.
+
+    Each seat's points on the contract, where the ruleset keeps a score sheet in points: the
+    bid's points (its own, else its win amount) times the hand's stakes, scored as the contract
+    was made or defeated. A seat that takes no part in the hand scores nothing.
+    """
+    points = state.game.rules.bids[state.contract].points * state.stakes
+    return _scored_made(state, points) if made else _scored_defeated(state, points)
+
+
+def _scored_made(state: HandData, points: int) -> tuple[int, ...]:
+    """Implements: NAP-9.6.2.
+
+    A made contract: the declarer scores the points; the opponents nothing.
+    """
+    out = [0] * state.game.players
+    out[state.declarer] = points
+    return tuple(out)
+
+
+def _scored_defeated(state: HandData, points: int) -> tuple[int, ...]:
+    """Implements: NAP-9.6.3.
+
+    A defeated contract: each opponent scores the points, or they come off the declarer's
+    score, or nobody scores, as the ruleset says.
+    """
+    scoring = state.game.rules.scoring
+    assert scoring is not None
+    out = [0] * state.game.players
+    if scoring.defeated == "each-opponent":
+        for seat in state.order:
+            if seat != state.declarer:
+                out[seat] = points
+    elif scoring.defeated == "off-declarer":
+        out[state.declarer] = -points
+    return tuple(out)
+
+
 def settle(state: H) -> H:
-    """Implements: NAP-9.1.2.
+    """Implements: NAP-9.1.2, NAP-9.6.1.
 
     Settle a hand played out: the payments on the contract, then, where the contract wins the
-    pool and was made, everything in the pool to the declarer.
+    pool and was made, everything in the pool to the declarer. Where the ruleset keeps a score
+    sheet in points, the contract is scored instead, and nothing is paid on it.
     """
     ok = made(state)
+    if state.game.rules.scoring is not None:
+        bid = state.game.rules.bids[state.contract]
+        result = Result(False, state.declarer, bid.id, state.won, ok,
+                        tuple([t[1] for t in state.tricks]), state.ledger, state.pool,
+                        net(state.ledger, state.game.players), score(state, ok))
+        return replace(state, phase=OVER, turn=NOBODY, result=result)
     payments, funds, pool = pay(state, debts(state, ok))
     bid = state.game.rules.bids[state.contract]
     declarer = state.declarer
@@ -138,8 +191,9 @@ def settle(state: H) -> H:
 def throw_in(state: H) -> H:
     """A hand nobody bid for ends unplayed, no contract settled (NAP-5.3.2): what was paid
     before the auction ended (looks at the widow, purchases) stays paid, and nothing more."""
+    points = None if state.game.rules.scoring is None else (0,) * state.game.players
     result = Result(True, -1, None, 0, None, (), state.ledger, state.pool,
-                    net(state.ledger, state.game.players))
+                    net(state.ledger, state.game.players), points)
     return replace(state, phase=OVER, turn=NOBODY, result=result)
 
 

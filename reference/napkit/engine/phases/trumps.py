@@ -28,15 +28,15 @@ def start(state: H) -> H:
 
 def nameable(state: HandData) -> int:
     """The suits (a 4-bit mask) the declarer may name: any, or only those held where the
-    ruleset forbids naming a void suit (NAP-7.1.2); and not the one suit they hold where a
-    duty to lead a non-trump binds the naming (NAP-7.1.4)."""
+    ruleset forbids naming a void suit (NAP-7.1.2); but any other than the one suit they hold
+    where a duty to lead a non-trump binds the naming (NAP-7.1.4), which prevails over the
+    ban on void suits: the two together would leave no suit to name."""
     rules = state.game.rules
     hand = state.hands[state.declarer]
     held = sum(1 << s for s in range(4) if hand & SUIT_BITS[s])
-    suits = 0b1111 if rules.naming_void_allowed else held
     if _one_suit_barred(state, held):
-        suits &= ~held
-    return suits
+        return 0b1111 & ~held
+    return 0b1111 if rules.naming_void_allowed else held
 
 
 def _one_suit_barred(state: HandData, held: int) -> bool:
@@ -58,7 +58,8 @@ def apply_name(state: H, action: Action) -> H:
     """Implements: NAP-7.1.2.
 
     Where the contract's trumps are named, the declarer names a suit before leading; where the
-    ruleset forbids naming a void suit, it must be a suit they hold.
+    ruleset forbids naming a void suit, it must be a suit they hold, unless NAP-7.1.4 bars the
+    one suit they hold (:func:`nameable`).
     """
     if not isinstance(action, NameTrumps):
         raise IllegalActionError("NAP-7.1.2", f"the declarer is to name trumps, not to {action}")
