@@ -483,3 +483,75 @@ def test_values_equal_in_python_but_not_in_json_differ_in_an_outcome(a: Any, b: 
     expected = {**_HAND_OUTCOME, "pool": a}
     with pytest.raises(DisagreementError, match=r"outcome\.pool"):
         _compare_hand(expected, {**_HAND_OUTCOME, "pool": b})
+
+
+# --- declarations: forced passes taken by the program, options held at their default ---------
+class Skipping(Tweaked):
+    """The reference adapter as a program that takes its forced passes itself (it declares
+    supports.forced_passes "skipped")."""
+
+    def __init__(self) -> None:
+        super().__init__(lambda r, a: a)
+        self.adapter = Adapter(skips_forced=True)
+
+
+def test_a_program_that_takes_its_forced_passes_is_sent_none_and_passes() -> None:
+    from napkit.conform.suite.cases import default_suite_dir
+    from napkit.conform.suite.support import forced_passes, skip_cause, skipped_steps
+
+    cases = [c for c in load_suite(default_suite_dir())[0] if c.ruleset == "pub-floater"]
+    session = Session(Skipping, 5.0)
+    hello = session.open()
+    assert hello.supports["forced_passes"] == "skipped"
+    results = run_suite(cases, session, hello.supports)
+    bad = [r for r in results if r.status == FAILED]
+    assert not bad, bad[0].message
+    skipped = [r for r in results if r.status == SKIPPED]
+    # An illegal case whose try comes where a pass is forced: the program has passed already.
+    assert skipped and all(r.case.kind == "illegal" for r in skipped)
+    assert {skip_cause(r.case.ruleset, r.message) for r in skipped} == {"forced passes skipped"}
+    # The cases that pass did hold forced passes, and sent as before they fail: the program
+    # refuses a pass it has taken already.
+    held = [c for c in cases if forced_passes(c)[0] and skip_reason(c, hello.supports) is None]
+    assert len(held) > 20
+    assert skipped_steps(held[0], {}) == frozenset()  # "asked", the default: all sent
+    sent_all = run_case(held[0], session)
+    assert sent_all.status == FAILED, sent_all
+
+
+def test_a_forced_pass_is_a_pass_of_the_auction_only() -> None:
+    from types import SimpleNamespace
+
+    from napkit.conform.report.failure import replay
+    from napkit.conform.suite.cases import default_suite_dir
+    from napkit.conform.suite.support import forced_pass, forced_passes
+    from napkit.engine.actions import ANTE, PASS, Pass
+    from napkit.engine.state import AUCTION
+
+    case = next(c for c in load_suite(default_suite_dir())[0]
+                if c.ruleset == "classic" and forced_passes(c)[0])
+    states = replay(case)
+    for i in forced_passes(case)[0]:
+        state = states[i]
+        assert state.legal_actions() == (PASS,) and state.phase == AUCTION
+        assert type(case.steps[i]["action"]) is dict and case.steps[i]["action"]["type"] == "pass"
+    others = [s for i, s in enumerate(states) if i not in forced_passes(case)[0]]
+    assert not any(forced_pass(s) for s in others)
+    assert isinstance(PASS, Pass)
+    # An ante that a player may not refuse is the only legal action too, but no pass: asked.
+    ante_only: Any = SimpleNamespace(turn=0, legal_actions=lambda: (ANTE,))
+    assert not forced_pass(ante_only)
+    passing: Any = SimpleNamespace(turn=0, legal_actions=lambda: (PASS,))
+    assert forced_pass(passing)
+
+
+def test_an_option_declared_not_applicable_is_held_at_its_default() -> None:
+    from napkit.conform.suite.support import skip_cause
+
+    declared = {"kinds": ["legal", "illegal", "outcome", "match"],
+                "rulesets": {"pagat": {"options": {"two": "n/a", "doubling": "*"}}}}
+    other = Case(**{**OUTCOME.__dict__, "options": {**OUTCOME.options, "two": "on"}})
+    said = skip_reason(other, declared)
+    assert said == "option two=on not played (n/a, held at its default)"
+    assert skip_cause("pagat", said) == "pagat: option two n/a, held at its default"
+    assert skip_reason(OUTCOME, declared) is None  # its default runs

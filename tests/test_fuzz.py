@@ -397,3 +397,66 @@ def test_shards_merged_are_the_whole_run(tmp_path: Path) -> None:
     twice = napkit("report", "merge", paths[0], paths[0], paths[1], "-o",
                    str(tmp_path / "y.json"))
     assert twice.returncode == 2 and "is also" in twice.stderr
+
+
+# --- declarations: forced passes taken by the program, options held at their default ---------
+SKIPS_FORCED = ROOT / "tests" / "fixtures" / "adapters" / "skips_forced.py"
+
+
+def test_a_program_that_takes_its_forced_passes_is_fuzzed_clean(tmp_path: Path) -> None:
+    # Asked for the passes it takes itself, it would refuse them (not its turn any more).
+    run, report = fuzz(tmp_path, "--hands", "150", "--seed", "1",
+                       program=[sys.executable, str(SKIPS_FORCED)])
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert report["disagreement"] is None and report["episodes"] == 150
+
+
+def test_a_bug_of_a_program_that_takes_its_forced_passes_is_found_and_rerun(
+        tmp_path: Path) -> None:
+    from napkit.conform.suite.cases import load_case
+    from napkit.conform.suite.support import forced_passes
+
+    program = [sys.executable, str(SKIPS_FORCED), "--bug", "stakes-ignored"]
+    run, report = fuzz(tmp_path, "--hands", "1000", "--seed", "3", "--ruleset", "pub-floater",
+                       "--no-shrink", program=program)
+    assert run.returncode == 1, run.stdout + run.stderr
+    assert report["disagreement"]["message"].startswith("outcome.payments")
+    path = tmp_path / "case.json"
+    case, problems = load_case(path, None)
+    assert case is not None and not problems
+    # The reproducer keeps the forced passes as steps; the rerun leaves them out again.
+    assert forced_passes(case)[0]
+    rerun = napkit("conform", "--case", str(path), "-q", *PATIENT, "--", *program)
+    assert rerun.returncode == 1 and "FAILED" in rerun.stdout, rerun.stdout + rerun.stderr
+    assert "outcome.payments" in rerun.stdout
+    fixed = napkit("conform", "--case", str(path), "-q", *PATIENT, "--", sys.executable,
+                   str(SKIPS_FORCED))
+    assert fixed.returncode == 0, fixed.stdout + fixed.stderr
+
+
+def test_an_option_declared_not_applicable_is_drawn_at_its_default_only() -> None:
+    from napkit.conform.fuzz.episodes import (
+        Games,
+        Prober,
+        draw_episode,
+        episode_words,
+        scope_of,
+    )
+    from napkit.conform.fuzz.shrink import Choices
+    from napkit.spec.catalog import default_spec
+
+    rulesets = default_spec().rulesets
+    options: dict[str, str] = {name: "*" for name in rulesets["pagat"].options}
+    supports = {"kinds": ["legal", "outcome"],
+                "rulesets": {"pagat": {"options": {**options, "mis": "n/a"}}}}
+    scope = scope_of(supports, rulesets)
+    (playable,) = scope.rulesets
+    drawn = dict(playable.options)
+    assert drawn["mis"] == (rulesets["pagat"].options["mis"].default,)
+    assert len(drawn["two"]) > 1 and playable.held == {"mis"}
+    games = Games(rulesets)
+    for index in range(30):
+        episode = draw_episode(scope, games, Prober(), Choices(seed=index), index)
+        assert episode.game.options["mis"] == rulesets["pagat"].options["mis"].default
+        words = episode_words(episode)
+        assert "mis=" not in words and "two=" in words, words

@@ -92,7 +92,7 @@ def test_a_report_of_napkit_0_3_0_that_checked_nothing_is_still_read(saved: JSON
     for old in ("0.3.0", "0.2.1", "0.1"):
         made = {**forged, "versions": {**forged["versions"], "napkit": old}}
         assert check_report(made) is None, old
-    for newer in ("0.3.1", "1.0.0", "0.3.0rc1x", "", None):
+    for newer in ("0.3.1", "0.4.0", "1.0.0", "0.3.0rc1x", "", None):
         made = {**forged, "versions": {**forged["versions"], "napkit": newer}}
         assert check_report(made) is not None, newer
 
@@ -252,6 +252,13 @@ def test_handshake_problems_name_the_json_path_and_what_was_meant() -> None:
         known)
     assert "\\x1b[2J" in refused[0] and "\x1b" not in refused[0]
     assert "(1,200 characters)" in refused[0]
+    # So is a declaration of forced passes, which is one of two words.
+    refused, _ = handshake_problems({"kinds": ["legal"], "rulesets": {"pagat": {}},
+                                     "forced_passes": "\x1b[2J" * 300}, known)
+    assert refused[0].startswith("$.supports.forced_passes: no such declaration '\\x1b[2J")
+    assert "\x1b" not in refused[0] and "(1,200 characters)" in refused[0]
+    assert handshake_problems({"kinds": ["legal"], "rulesets": {"pagat": {}},
+                               "forced_passes": "skipped"}, known) == ([], [])
 
 
 def _conform(tmp_path: Path, supports: JSONObject, *args: str
@@ -276,7 +283,10 @@ def _conform(tmp_path: Path, supports: JSONObject, *args: str
      "mean 'pack' or 'packets'?)"),
     ({"kinds": [], "rulesets": {"pagat": {}}},
      "hello: $.supports.kinds: no kind of case declared"),
-], ids=["unknown-choice", "unknown-option", "no-kind"])
+    ({"kinds": ["legal"], "rulesets": {"pagat": {}}, "forced_passes": "skiped"},
+     "hello: $.supports.forced_passes: no such declaration 'skiped' (did you mean 'skipped'?) "
+     "(it is asked or skipped)"),
+], ids=["unknown-choice", "unknown-option", "no-kind", "forced-passes"])
 def test_conform_refuses_a_handshake_the_rulesets_do_not_bear_out(
         supports: JSONObject, said: str, tmp_path: Path) -> None:
     run, report = _conform(tmp_path, supports)
@@ -303,6 +313,26 @@ def test_a_run_whose_every_case_was_skipped_is_not_ok(tmp_path: Path) -> None:
                                       "rulesets": {"pagat": {}}})
     assert run.returncode == 0 and report["ok"] is True, run.stdout + run.stderr
     assert report["totals"]["passed"] == 2 and report["totals"]["skipped"] == 3
+
+
+def test_an_option_declared_not_applicable_is_held_at_its_default(tmp_path: Path) -> None:
+    from napkit.spec.catalog import default_rulesets
+
+    options: dict[str, str] = {name: "*" for name in default_rulesets()["pagat"].options}
+    report = tmp_path / "run.json"
+    supports = {"kinds": ["outcome"], "rulesets": {"pagat": {"options": {**options,
+                                                                         "mis": "n/a"}}}}
+    run = subprocess.run([*NAPKIT, "conform", "--ruleset", "pagat", "--kind", "outcome",
+                          "--json", str(report), "--", sys.executable, str(DECLARES),
+                          json.dumps(supports)],
+                         capture_output=True, text=True, check=False, timeout=300)
+    assert run.returncode == 0 and "Traceback" not in run.stderr, run.stdout + run.stderr
+    document = json.loads(report.read_text(encoding="utf-8"))
+    held = [c for c in document["cases"] if c["status"] == "skipped"]
+    assert held and all(c["message"].startswith("option mis=") for c in held)
+    assert f"{len(held)}  pagat: option mis n/a, held at its default" in run.stdout
+    ran = [c for c in document["cases"] if c["status"] != "skipped"]
+    assert len(ran) > len(held) > 0
 
 
 def test_an_empty_shard_still_passes(tmp_path: Path) -> None:

@@ -33,14 +33,14 @@ from typing import Any, BinaryIO, NoReturn, cast
 
 import napkit
 from napkit.engine.acting import act
-from napkit.engine.actions import CHANCE_TYPES, Action, Buy, Deal, Reshuffle, Shuffle
+from napkit.engine.actions import CHANCE_TYPES, PASS, Action, Buy, Deal, Reshuffle, Shuffle
 from napkit.engine.game import Game
 from napkit.engine.hand import HandState
 from napkit.engine.match import MatchState, new_match
 from napkit.engine.state import CHANCE
 from napkit.errors import RuleError, SpecError, json_path
 from napkit.formats.jsontext import dumps as _dumps
-from napkit.formats.records import hand_outcome
+from napkit.formats.records import hand_outcome, match_outcome
 from napkit.formats.values import (
     CARD_TEXTS,
     FormatError,
@@ -101,11 +101,17 @@ class Adapter:
     With ``deals`` it declares that it makes its own chance events (spec/conformance.md 2.5:
     ``supports.chance`` is ``"both"``): asked ``chance``, it draws the deal, shuffle, cut or
     first dealer from its own random source (seeded with ``seed``) and answers with it. It
-    answers ``chance`` either way; the harness asks only a program that declares it."""
+    answers ``chance`` either way; the harness asks only a program that declares it.
+
+    With ``skips_forced`` it plays as the many programs that never ask a player whose only
+    legal action is a pass (spec/conformance.md 2.2: ``supports.forced_passes`` is
+    ``"skipped"``): after each action it takes every such pass itself, so that its ``legal``
+    answer is where those passes have left play."""
 
     def __init__(self, deals: bool = False, seed: int | None = None,
-                 rulesets: Sequence[Ruleset] = ()) -> None:
+                 rulesets: Sequence[Ruleset] = (), skips_forced: bool = False) -> None:
         self.state: HandState | MatchState | None = None
+        self.skips_forced = skips_forced
         self.done = False  # set once "bye" has been answered
         self.deals = deals
         self.rng = random.Random(seed)
@@ -337,6 +343,8 @@ class Adapter:
                 self.state = act(state, seat, action)
             except RuleError as exc:
                 return self._refused(head, exc)
+            if self.skips_forced:
+                self.state = _passes_taken(self.state)
         except Exception as exc:
             return _encode(_failure(_head_id(head), exc))
         return head + b'"type":"accepted"}\n'
@@ -360,6 +368,8 @@ class Adapter:
         found = supports(self.own.values())
         if self.deals:
             found["chance"] = "both"
+        if self.skips_forced:
+            found["forced_passes"] = "skipped"
         return {"type": "hello", "protocol": PROTOCOL, "name": "napkit",
                 "version": napkit.__version__, "supports": found}
 
@@ -371,6 +381,8 @@ class Adapter:
                 "play is over" if state.is_over() else f"seat {state.turn} is"))
         action = state.sample_chance(self.rng)
         self.state = state.apply(action)
+        if self.skips_forced:
+            self.state = _passes_taken(self.state)
         return {"type": "chance", "action": action_to_json(action)}
 
     def _perft(self, request: JSONObject) -> JSONObject:
@@ -441,6 +453,8 @@ class Adapter:
             self.state = act(state, seat, action)  # the end, the turn, then the phase (NAP-1.3.4)
         except RuleError as exc:
             return {"type": "refused", "rule": exc.rule, "reason": exc.message}
+        if self.skips_forced:
+            self.state = _passes_taken(self.state)
         return {"type": "accepted"}
 
     def _outcome(self, request: JSONObject) -> JSONObject:
@@ -448,13 +462,7 @@ class Adapter:
         if not state.is_over():
             return {"type": "outcome", "outcome": None}
         if isinstance(state, MatchState):
-            result = state.result
-            assert result is not None
-            out = [s for s in range(state.game.players) if state.out >> s & 1]
-            return {"type": "outcome",
-                    "outcome": {"balances": list(result.balances), "pool": result.pool,
-                                "winners": list(result.winners), "hands": result.hands,
-                                "out": out}}
+            return {"type": "outcome", "outcome": match_outcome(state, out=True)}
         return {"type": "outcome", "outcome": hand_outcome(state)}
 
     def _bye(self, request: JSONObject) -> JSONObject:
@@ -470,6 +478,16 @@ class Adapter:
     def _not_started() -> BadRequestError:
         return BadRequestError([], "no hand or match has been started (send start-hand or "
                                    "start-match first)")
+
+
+def _passes_taken(state: HandState | MatchState) -> HandState | MatchState:
+    """``state`` after every pass that is the only legal action there, taken unasked (a
+    program declaring ``supports.forced_passes`` ``"skipped"``, spec/conformance.md 2.2)."""
+    from napkit.conform.suite.support import forced_pass  # the one test of what is forced
+
+    while forced_pass(state):
+        state = state.apply(PASS)
+    return state
 
 
 # --- what it supports -------------------------------------------------------------------------
@@ -789,7 +807,7 @@ def _write(stdout: BinaryIO, answers: list[bytes]) -> None:
 
 
 USAGE = ("usage: python -m napkit.protocol.adapter [--deals-itself [--seed N]]"
-         " [--ruleset-file FILE]... (or: napkit adapter)")
+         " [--skip-forced-passes] [--ruleset-file FILE]... (or: napkit adapter)")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -797,6 +815,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     ``--deals-itself [--seed N]`` makes it declare that it makes its own chance events, as a
     program that shuffles inside its own loop does (spec/conformance.md 2.5);
+    ``--skip-forced-passes`` that it takes a pass that is the only legal action itself,
+    unasked (2.2);
     ``--ruleset-file FILE`` plays a house ruleset (spec/README.md) beside the spec's."""
     args = list(sys.argv[1:] if argv is None else argv)
     if args[:1] in (["-h"], ["--help"]):
@@ -805,21 +825,25 @@ def main(argv: Sequence[str] | None = None) -> int:
               "response a line on standard output, until bye or the end of input.\n"
               "  --deals-itself   declare supports.chance \"both\" and answer chance requests "
               "with its own\n                   deals (seeded with --seed N)\n"
+              "  --skip-forced-passes  declare supports.forced_passes \"skipped\" and take "
+              "a pass that is\n                   the only legal action unasked\n"
               "  --ruleset-file   play this house ruleset too (repeatable)")
         return 0
-    deals, seed, files = False, None, []
+    deals, seed, files, skips = False, None, [], False
     while args:
         word = args.pop(0)
         if word == "--deals-itself":
             deals = True
+        elif word == "--skip-forced-passes":
+            skips = True
         elif word == "--seed" and args and args[0].isdigit():
             seed = int(args.pop(0))
         elif word == "--ruleset-file" and args:
             files.append(args.pop(0))
         else:
-            print(f"napkit adapter: takes no arguments but --deals-itself, --seed N and "
-                  f"--ruleset-file FILE, not {word!r} (it speaks {PROTOCOL} on standard input "
-                  "and output)", file=sys.stderr)
+            print(f"napkit adapter: takes no arguments but --deals-itself, --seed N, "
+                  f"--skip-forced-passes and --ruleset-file FILE, not {word!r} (it speaks "
+                  f"{PROTOCOL} on standard input and output)", file=sys.stderr)
             return 2
     own: list[Ruleset] = []
     try:
@@ -834,7 +858,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
     settle()
     try:
-        return serve(sys.stdin.buffer, sys.stdout.buffer, adapter=Adapter(deals, seed, own))
+        return serve(sys.stdin.buffer, sys.stdout.buffer, adapter=Adapter(deals, seed, own, skips))
     except (BrokenPipeError, KeyboardInterrupt):
         return 0
 
@@ -851,7 +875,7 @@ class Forked:
     (benchmarks/README.md, start-up). Fork only a process with one thread: the caller checks
     (:func:`can_fork`)."""
 
-    def __init__(self, command: Sequence[str]) -> None:
+    def __init__(self, command: Sequence[str], rulesets: Sequence[Ruleset] = ()) -> None:
         self.args = list(command)  # what would start it: for the messages that name it
         self.returncode: int | None = None
         pipes = [os.pipe() for _ in range(3)]  # (read, write) for stdin, stdout, stderr
@@ -860,7 +884,7 @@ class Forked:
                 stream.flush()
         self.pid = os.fork()
         if self.pid == 0:
-            _serve_forked(pipes)  # never returns
+            _serve_forked(pipes, rulesets)  # never returns
         # Its own process group, from both sides (whichever runs first): a kill of the group
         # made at once finds it. A Ctrl-C at the terminal, sent to napkit's group, is napkit's.
         with contextlib.suppress(OSError):
@@ -919,7 +943,7 @@ def can_fork() -> bool:
     return hasattr(os, "fork") and threading.active_count() == 1
 
 
-def _serve_forked(pipes: list[tuple[int, int]]) -> NoReturn:
+def _serve_forked(pipes: list[tuple[int, int]], rulesets: Sequence[Ruleset] = ()) -> NoReturn:
     """The child of :class:`Forked`: its own process group, Python's own Ctrl-C and SIGTERM,
     the pipes as its standard input, output and error, then :func:`serve` until ``bye``."""
     status = 1
@@ -943,7 +967,7 @@ def _serve_forked(pipes: list[tuple[int, int]]) -> NoReturn:
         gc.set_threshold(THRESHOLD, *gc.get_threshold()[1:])
         status = 0  # as main: the harness gone, or Ctrl-C, is an ordinary end
         with contextlib.suppress(BrokenPipeError, KeyboardInterrupt):
-            status = serve(requests, answers, adapter=Adapter())
+            status = serve(requests, answers, adapter=Adapter(rulesets=rulesets))
     except BaseException:  # said on its standard error, as an interpreter would
         import traceback
 

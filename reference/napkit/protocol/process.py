@@ -113,10 +113,10 @@ class Channel(Protocol):
 class InProcessChannel:
     """napkit's adapter, called directly: what the protocol costs is measured against this."""
 
-    def __init__(self) -> None:
+    def __init__(self, rulesets: Sequence[Any] = ()) -> None:
         from napkit.protocol.adapter import Adapter
 
-        self.adapter = Adapter()
+        self.adapter = Adapter(rulesets=rulesets)  # house rulesets played beside the spec's
 
     def exchange(self, requests: Sequence[JSONObject], timeout: float) -> tuple[
             list[object], ProtocolError | None]:
@@ -744,8 +744,10 @@ def process_opener(command: Sequence[str]) -> Callable[[], Channel]:
     return lambda: ProcessChannel(command)
 
 
-def in_process_opener() -> Callable[[], Channel]:
-    return InProcessChannel
+def in_process_opener(rulesets: Sequence[Any] = ()) -> Callable[[], Channel]:
+    """The opener of napkit's adapter in this process, playing ``rulesets`` (house rulesets,
+    napkit.spec.rulesets.Ruleset) beside the spec's."""
+    return lambda: InProcessChannel(rulesets)
 
 
 __all__ = ["LONGEST_NAME", "LONGEST_TEXT", "Channel", "Expected", "Hello", "InProcessChannel",

@@ -17,6 +17,10 @@ each request of the protocol into a call of one of them::
         def apply(self, seat, action): ...   # raise Refused(rule, reason) if not allowed
         def outcome(self): ...               # None until over, then the outcome as JSON
 
+A program whose ``turn`` never names a player whose only legal action is a pass (it takes
+that pass itself) says so in ``supports``: ``"forced_passes": "skipped"`` (spec/conformance.md
+2.2); the harness then asks it nothing about such a pass.
+
 ``pytest --napkit=mypkg:MyNap`` accepts either kind of class (napkit.protocol.pytest_plugin).
 The values are those of the protocol, as ``json.loads`` gives them (actions as in
 ``spec/schemas/action.schema.json``).

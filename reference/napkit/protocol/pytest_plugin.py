@@ -30,7 +30,7 @@ import pytest
 
 from napkit.conform.run.runner import FAILED, CaseResult, run_case
 from napkit.conform.suite.cases import Case, default_suite_dir, load_suite
-from napkit.conform.suite.support import skip_reason
+from napkit.conform.suite.support import skip_reason, skipped_steps
 from napkit.output.tables import printable_lines
 from napkit.protocol.process import ProtocolError, Session
 from napkit.protocol.pyprogram import ProgramAdapter
@@ -115,7 +115,7 @@ class _Runner:
         reason = skip_reason(case, self.supports)
         if reason is not None:
             pytest.skip(reason)
-        return run_case(case, self.session)
+        return run_case(case, self.session, skipped=skipped_steps(case, self.supports))
 
 
 class CaseFailedError(Exception):

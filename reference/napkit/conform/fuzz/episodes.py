@@ -39,13 +39,19 @@ from napkit.conform.run.runner import (
 )
 from napkit.conform.suite.breaches import Breach, possible_breaches, refusal
 from napkit.conform.suite.starts import HandStart, draw_start, new_hand, strong_deal
-from napkit.conform.suite.support import handshake_problems
-from napkit.engine.actions import CHANCE_TYPES, Action, Buy, Deal
+from napkit.conform.suite.support import (
+    NOT_APPLICABLE,
+    forced_pass,
+    handshake_problems,
+    skips_forced_passes,
+)
+from napkit.engine.actions import CHANCE_TYPES, Action, Buy, Deal, Pass
 from napkit.engine.game import Game
 from napkit.engine.hand import HandState
 from napkit.engine.match import HAND, MatchState, new_match
 from napkit.engine.observation import player_view
 from napkit.engine.state import CHANCE, DEAL
+from napkit.formats import records
 from napkit.formats.jsontext import dumps
 from napkit.formats.records import hand_outcome
 from napkit.formats.values import FormatError, action_from_json, action_to_json, buy_text
@@ -76,6 +82,8 @@ class Playable:
     ruleset: Ruleset
     options: tuple[tuple[str, tuple[str, ...]], ...]
     players: tuple[int, ...] | None  # None: every size the ruleset allows
+    # The options declared "n/a": held at their default, and not named in an episode's title.
+    held: frozenset[str] = frozenset()
 
     @property
     def id(self) -> str:
@@ -90,6 +98,9 @@ class Scope:
     rulesets: tuple[Playable, ...]
     kinds: frozenset[str]
     notes: tuple[str, ...] = ()
+    # The program takes a pass that is the only legal action itself (supports.forced_passes
+    # "skipped"): such a step is not sent, nor tried illegally (spec/conformance.md 2.2).
+    skips_forced: bool = False
 
     @property
     def hands(self) -> bool:
@@ -135,9 +146,12 @@ def scope_of(supports: Mapping[str, Any], known: Mapping[str, Ruleset],
             continue
         entry = declared[rid] if isinstance(declared[rid], Mapping) else {}
         opts: list[tuple[str, tuple[str, ...]]] = []
+        held = frozenset(n for n, said in (entry.get("options") or {}).items()
+                         if said == NOT_APPLICABLE and n in ruleset.options)
         for name, option in ruleset.options.items():
             said = (entry.get("options") or {}).get(name)
-            choices = list(option.choices) if said in ("*", "n/a") else (
+            # "n/a" is held at its default (as is an option left out).
+            choices = list(option.choices) if said == "*" else (
                 [c for c in said if c in option.choices] if isinstance(said, list)
                 else [option.default])
             if options and name in options:
@@ -156,7 +170,7 @@ def scope_of(supports: Mapping[str, Any], known: Mapping[str, Ruleset],
                 notes.append(f"{rid}: not fuzzed: no table size left "
                              f"({', '.join(map(str, players))} asked)")
                 continue
-            chosen.append(Playable(ruleset, tuple(opts), table))
+            chosen.append(Playable(ruleset, tuple(opts), table, held))
             continue
         # Only --option can leave an option no choice: the declared choices were checked.
         notes.append(f"{rid}: not fuzzed: the program does not play "
@@ -173,7 +187,7 @@ def scope_of(supports: Mapping[str, Any], known: Mapping[str, Ruleset],
                                                 "the program declares no ruleset"))
     if not kinds & {"legal", "illegal", "outcome", "match"}:
         raise ScopeError("nothing to fuzz: the program declares no kind of case")
-    return Scope(tuple(chosen), kinds, tuple(notes))
+    return Scope(tuple(chosen), kinds, tuple(notes), skips_forced_passes(supports))
 
 
 # --- an episode ---------------------------------------------------------------------------------
@@ -201,6 +215,14 @@ class Step(NamedTuple):
     legal: tuple[Action, ...] | None = None
 
 
+def forced(step: Step) -> bool:
+    """Whether ``step`` is a forced pass: a player's, whose only legal action it was."""
+    legal = step.legal
+    if legal is None:
+        return step.seat is not None and forced_pass(step.before)
+    return step.seat is not None and len(legal) == 1 and type(legal[0]) is Pass
+
+
 @dataclass
 class Episode:
     """A hand or match played by the reference engine, with everything the program is asked."""
@@ -213,6 +235,9 @@ class Episode:
     final: HandState | MatchState
     final_probes: tuple[Probe, ...] = ()
     drawn: list[int] = field(default_factory=list)  # the choices it was drawn from
+    # Its forced passes are not sent (the program takes them itself: Scope.skips_forced).
+    skips_forced: bool = False
+    held: frozenset[str] = frozenset()  # its options declared "n/a" (Playable.held)
 
     @property
     def over(self) -> bool:
@@ -229,11 +254,7 @@ class Episode:
 
 def match_outcome(match: MatchState) -> JSONObject:
     """A finished match's outcome as the adapter protocol gives it (spec/conformance.md 2.4)."""
-    result = match.result
-    assert result is not None
-    return {"balances": list(result.balances), "pool": result.pool,
-            "winners": list(result.winners), "hands": result.hands,
-            "out": [s for s in range(match.game.players) if match.out >> s & 1]}
+    return records.match_outcome(match, out=True)
 
 
 class Games:
@@ -369,11 +390,14 @@ def draw_episode(scope: Scope, games: Games, prober: Prober, rng: Choices,
     game, kind = draw_game(scope, games, rng)
     probing = "illegal" in scope.kinds
     source = chance if chance is not None else Chance(rng)
+    skips = scope.skips_forced
     if kind == "match":
-        episode = _draw_match(game, rng, prober if probing else None, index, source)
+        episode = _draw_match(game, rng, prober if probing else None, index, source, skips)
     else:
-        episode = _draw_hand(game, rng, prober if probing else None, index, source)
+        episode = _draw_hand(game, rng, prober if probing else None, index, source, skips)
     episode.drawn = rng.drawn
+    episode.skips_forced = skips
+    episode.held = next((p.held for p in scope.rulesets if p.id == game.id), frozenset())
     return episode
 
 
@@ -390,7 +414,7 @@ _tuple = tuple.__new__
 
 
 def _draw_hand(game: Game, rng: random.Random, prober: Prober | None, index: int,
-               chance: Chance) -> Episode:
+               chance: Chance, skips: bool = False) -> Episode:
     start: HandStart = draw_start(game, rng)
     request = start.to_json(game)
     chance.start(request)
@@ -399,7 +423,9 @@ def _draw_hand(game: Game, rng: random.Random, prober: Prober | None, index: int
     state = new_hand(game, start)
     steps: list[Step] = []
     while not state.is_over():
-        probes = prober.draw(state, rng) if prober is not None else ()
+        # No illegal try where the program takes a forced pass itself: it has gone past it.
+        probes = (prober.draw(state, rng) if prober is not None
+                  and not (skips and forced_pass(state)) else ())
         legal: tuple[Action, ...] = ()
         if state.turn == CHANCE:
             seat, action = None, chance.make(state, style, probes, len(steps))
@@ -414,7 +440,7 @@ def _draw_hand(game: Game, rng: random.Random, prober: Prober | None, index: int
 
 
 def _draw_match(game: Game, rng: random.Random, prober: Prober | None, index: int,
-                chance: Chance) -> Episode:
+                chance: Chance, skips: bool = False) -> Episode:
     rules = game.rules
     chips: int | None = None
     if rules.match.bankroll is not None:
@@ -433,7 +459,8 @@ def _draw_match(game: Game, rng: random.Random, prober: Prober | None, index: in
     played = 0
     steps: list[Step] = []
     while not match.is_over() and len(steps) < MAX_MATCH_STEPS:
-        probes = prober.draw(match, rng) if prober is not None else ()
+        probes = (prober.draw(match, rng) if prober is not None
+                  and not (skips and forced_pass(match)) else ())
         if match.hand is not None and len(match.hands) != played:
             played = len(match.hands)
             style = Style.draw(rng)
@@ -702,15 +729,19 @@ def plan(episode: Episode, kinds: frozenset[str]) -> Plan:
     """Every request of an episode, in order, with the check of its answer."""
     out: Plan = [(Ref("start"), dict(episode.start), _check_ok)]
     legal = "legal" in kinds
+    skips = episode.skips_forced
     for i, step in enumerate(episode.steps):
-        _plan_step(out, i, step, legal)
+        _plan_step(out, i, step, legal, skips)
     out += end_requests(episode, kinds)
     return out
 
 
-def _plan_step(out: Plan, i: int, step: Step, legal: bool) -> None:
+def _plan_step(out: Plan, i: int, step: Step, legal: bool, skips: bool = False) -> None:
     """Add the requests of step ``i`` to ``out``: before it (see :func:`before_step`), then
-    the step itself (each Ref built as a tuple: see _tuple)."""
+    the step itself (each Ref built as a tuple: see _tuple); nothing for a forced pass where
+    the program takes them itself (``skips``)."""
+    if skips and forced(step):
+        return
     state, seat, action, probes, actions = step
     if legal:
         out.append((_tuple(Ref, ("legal", i, 0)), _LEGAL_REQUEST,
@@ -734,10 +765,11 @@ def before_step(i: int, step: Step | tuple[HandState | MatchState, int | None],
     return out
 
 
-def step_requests(i: int, step: Step, kinds: frozenset[str]) -> Plan:
-    """The requests of step ``i``: before it, then the step itself."""
+def step_requests(i: int, step: Step, kinds: frozenset[str], skips: bool = False) -> Plan:
+    """The requests of step ``i``: before it, then the step itself (none for a forced pass,
+    with ``skips``)."""
     out: Plan = []
-    _plan_step(out, i, step, "legal" in kinds)
+    _plan_step(out, i, step, "legal" in kinds, skips)
     return out
 
 
@@ -956,10 +988,11 @@ class ProgramChance(Chance):
     not shrunk."""
 
     def __init__(self, rng: random.Random, session: Session, kinds: frozenset[str],
-                 index: int) -> None:
+                 index: int, skips: bool = False) -> None:
         super().__init__(rng)
         self.session = session
         self.kinds = kinds
+        self.skips = skips  # its forced passes not sent (Scope.skips_forced)
         self.index = index
         self.pending: Plan = []
         self.unnamed = 0
@@ -973,7 +1006,7 @@ class ProgramChance(Chance):
     def step(self, index: int, step: Step) -> None:
         self.steps.append(step)
         if step.seat is not None:  # a chance step has been asked for already
-            self.pending += step_requests(index, step, self.kinds)
+            self.pending += step_requests(index, step, self.kinds, self.skips)
 
     def make(self, state: HandState | MatchState, style: Style, probes: tuple[Probe, ...],
              index: int) -> Action:
@@ -1032,7 +1065,7 @@ def _check_chance(answer: JSONObject) -> str:
 def check_with_program_chance(scope: Scope, games: Games, prober: Prober, rng: Choices,
                               index: int, session: Session) -> tuple[Episode, Verdict]:
     """Draw and check one episode whose chance events the program makes."""
-    chance = ProgramChance(rng, session, session_kinds(session), index)
+    chance = ProgramChance(rng, session, session_kinds(session), index, scope.skips_forced)
     try:
         episode = draw_episode(scope, games, prober, rng, index, chance)
     except ChanceStopError as stop:
@@ -1057,9 +1090,11 @@ def describe_action(seat: int | None, action: Action) -> str:
 
 
 def episode_words(episode: Episode) -> str:
-    """One line: the game and the episode's shape."""
+    """One line: the game and the episode's shape. An option the program declared "n/a" is
+    not named: it is held at its default, and concerns nothing the program is asked."""
     game = episode.game
-    opts = ", ".join(f"{k}={v}" for k, v in sorted(game.options.items()))
+    opts = ", ".join(f"{k}={v}" for k, v in sorted(game.options.items())
+                     if k not in episode.held)
     what = "a match" if episode.kind == "match" else "a hand"
     return (f"{what} of {game.id}, {game.players} players"
             f"{f' ({opts})' if opts else ''}, {len(episode.steps)} steps")

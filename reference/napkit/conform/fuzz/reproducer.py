@@ -27,6 +27,7 @@ from napkit.engine.cards import card_name, cards_of
 from napkit.engine.hand import HandState
 from napkit.engine.match import MatchState
 from napkit.engine.state import CHANCE, NO_TRUMPS
+from napkit.formats.records import end_rules, score_rule
 from napkit.formats.values import action_from_json, action_to_json
 from napkit.spec import coverage
 from napkit.spec.catalog import default_spec
@@ -41,7 +42,7 @@ OUTCOME_RULES = {
     "declarer_tricks": "NAP-8.3.2", "made": "NAP-8.3.2", "trick_winners": "NAP-8.2.1",
     "tricks": "NAP-8.2.1", "payments": "NAP-9.1.1", "pool": "NAP-9.3.1", "net": "NAP-9.1.1",
     "balances": "NAP-9.1.1", "winners": "NAP-10.4.3", "hands": "NAP-10.4.1",
-    "out": "NAP-10.4.2",
+    "out": "NAP-10.4.2", "score": "NAP-9.6.2", "scores": "NAP-10.4.4",
 }
 
 
@@ -125,7 +126,11 @@ def blame(episode: Episode, found: Disagreement) -> list[str]:
         field = field.split(" ")[0]
         if field == "payments" and isinstance(found.expected, list):
             rules += [p["rule"] for p in found.expected if isinstance(p, dict) and p.get("rule")]
-        if field in OUTCOME_RULES:
+        if field == "score":  # by how the hand ended (NAP-9.6.2, 9.6.3, 9.6.4)
+            rules.append(score_rule(episode.outcome()))
+        elif found.got is None and "is not over" in found.message:
+            rules += end_rules(episode.outcome())
+        elif field in OUTCOME_RULES:
             rules.append(OUTCOME_RULES[field])
     in_force = set(getattr(episode.game.ruleset, "rules", ()) or ())
     lawbook = default_spec().lawbook

@@ -8,11 +8,16 @@
   (fails).
 * ``outcome``: every step accepted; then the hand must be over with the expected outcome: the
   fields compared one by one; payments by payer, payee and amount, in any order (and by rule
-  where the program names one); the tricks' cards only where the program gives them.
-* ``match``: the same for a match: balances, pool, winners, hands played, seats out.
+  where the program names one); the tricks' cards only where the program gives them; on a
+  score sheet in points, each seat's points (``score``) first, a difference naming its rule.
+* ``match``: the same for a match: balances, pool, winners, hands played, seats out, and on a
+  score sheet in points the totals (``scores``).
 
 The first disagreement fails the case, with the step, what was expected and what came back.
-A program that breaks the protocol fails the case in progress and is started again.
+A program that breaks the protocol fails the case in progress and is started again. A program
+that takes its forced passes itself (``supports.forced_passes`` ``"skipped"``,
+spec/conformance.md 2.2) is sent none of a case's forced passes: neither their ``legal`` nor
+their ``apply``.
 """
 
 from __future__ import annotations
@@ -27,8 +32,9 @@ from typing import Any
 from napkit.conform.report.numbering import labels
 from napkit.conform.run.parallel import Pool, ProcessPool
 from napkit.conform.suite.cases import Case
-from napkit.conform.suite.support import skip_reason
+from napkit.conform.suite.support import skip_reason, skipped_steps
 from napkit.conform.suite.versions import current_rule
+from napkit.formats.records import score_rule
 from napkit.protocol.process import ProtocolError, Session
 
 PASSED, FAILED, SKIPPED, XFAIL, XPASS = "passed", "failed", "skipped", "xfail", "xpass"
@@ -95,16 +101,18 @@ class DisagreementError(Exception):
 
 
 # --- one case ---------------------------------------------------------------------------------
-def run_case(case: Case, session: Session, first_id: int | None = None) -> CaseResult:
+def run_case(case: Case, session: Session, first_id: int | None = None,
+             skipped: frozenset[int] = frozenset()) -> CaseResult:
     """Run ``case`` on a session whose program is running. A program that breaks the protocol
     is killed (the caller starts it again); nothing is raised. ``first_id`` is the id of the
-    case's first request (default: the session's next).
+    case's first request (default: the session's next); ``skipped``, the steps not sent (the
+    forced passes a program takes itself: :func:`napkit.conform.suite.support.skipped_steps`).
 
     The case's requests go to the program in one batch and its answers are then judged in
     order: the first that disagrees with the case fails it, just as if each request had waited
     for the answer before it (the program cannot tell the difference)."""
     began = time.perf_counter()
-    plan = _plan(case)
+    plan = _plan(case, skipped)
     error: ProtocolError | None = None
     try:
         answers = session.call_many([request for _, request, _ in plan], first_id)
@@ -130,11 +138,12 @@ def run_case(case: Case, session: Session, first_id: int | None = None) -> CaseR
     return CaseResult(case, PASSED, note=note, duration=time.perf_counter() - began)
 
 
-def plan_size(case: Case) -> int:
-    """How many requests ``case`` makes (the length of its plan), counted without making it."""
-    size = 1 + len(case.steps)  # the start, and an apply for each step
+def plan_size(case: Case, skipped: frozenset[int] = frozenset()) -> int:
+    """How many requests ``case`` makes (the length of its plan), counted without making it;
+    ``skipped``, the steps not sent."""
+    size = 1 + len(case.steps) - len(skipped)  # the start, and an apply for each step sent
     if case.kind == "legal":
-        size += sum("legal" in step for step in case.steps)
+        size += sum("legal" in step for i, step in enumerate(case.steps) if i not in skipped)
     return size + (case.kind in ("illegal", "outcome", "match"))
 
 
@@ -143,8 +152,11 @@ def plan_size(case: Case) -> int:
 Check = Callable[[JSONObject], str]
 
 
-def _plan(case: Case) -> list[tuple[str, JSONObject, Check]]:
-    """The requests a case makes, in order, each with the check of its answer."""
+def _plan(case: Case, skipped: frozenset[int] = frozenset()
+          ) -> list[tuple[str, JSONObject, Check]]:
+    """The requests a case makes, in order, each with the check of its answer; none for the
+    steps ``skipped`` (the program has made them itself, so the next step's ``legal`` is asked
+    where they have left play)."""
     plan: list[tuple[str, JSONObject, Check]] = []
     start = dict(case.start)
     kind = start["type"]
@@ -152,7 +164,9 @@ def _plan(case: Case) -> list[tuple[str, JSONObject, Check]]:
     check_legal = case.kind == "legal"
     # Numbered as people count them (step 0 is the deal; in a match, each hand from its own).
     wheres = labels(case.steps, match=kind == "start-match")
-    for where, step in zip(wheres, case.steps, strict=True):
+    for i, (where, step) in enumerate(zip(wheres, case.steps, strict=True)):
+        if i in skipped:
+            continue
         seat, action = step["seat"], step["action"]
         if check_legal and "legal" in step:
             plan.append((where, {"type": "legal"},
@@ -289,6 +303,10 @@ MATCH_FIELDS = ("balances", "pool", "winners", "hands", "out")
 def _compare_hand(expected: JSONObject, got: JSONObject) -> None:
     if "balances" in got:
         raise DisagreementError("outcome", "gave a match's outcome for a hand", expected, got)
+    if expected.get("score") is not None:  # a score sheet in points (NAP-9.6), first: the
+        # contract's result, where chips change only on looks and purchases
+        _same_by_rule("outcome.score", score_rule(expected), expected["score"],
+                      got.get("score"))
     for name in HAND_FIELDS:
         if name == "payments":
             _compare_payments(expected["payments"], got["payments"])
@@ -334,11 +352,26 @@ def _payments(payments: list[JSONObject]) -> str:
 def _compare_match(expected: JSONObject, got: JSONObject) -> None:
     if "balances" not in got:
         raise DisagreementError("outcome", "gave a hand's outcome for a match", expected, got)
+    points = expected.get("scores") is not None  # a score sheet in points (NAP-10.4.4)
+    if points:
+        _same_by_rule("outcome.scores", "NAP-10.4.4", expected["scores"], got.get("scores"))
     for name in MATCH_FIELDS:
         mine, theirs = expected[name], got[name]
         if name in ("winners", "out"):  # sets of seats
             mine, theirs = sorted(mine), sorted(theirs)
+        if points and name == "winners":  # by score
+            _same_by_rule("outcome.winners", "NAP-10.4.4", mine, theirs)
         _same(f"outcome.{name}", mine, theirs)
+
+
+def _same_by_rule(where: str, rule: str, expected: Any, got: Any) -> None:
+    """:func:`_same`, the failure naming the rule that gives the value: a score sheet's
+    fields are of house play (NAP-9.6, NAP-10.4.4), which a program may not know it keeps."""
+    try:
+        _same(where, expected, got)
+    except DisagreementError as exc:
+        missing = " (the program gave none)" if got is None else ""
+        raise DisagreementError(where, f"{exc.message}{missing}: {rule}", expected, got) from None
 
 
 def _same(where: str, expected: Any, got: Any) -> None:
@@ -475,19 +508,23 @@ def _collect(found: Iterable[CaseResult], classify: Callable[[CaseResult], CaseR
     return results
 
 
-def _items(cases: Sequence[Case], supports: Mapping[str, Any]) -> list[tuple[
-        Case, str | None, int]]:
-    """Each case, why it is skipped (None: it runs) and the id of its first request: its place
-    among the requests of the whole run (after the handshake's 0). A request's id does not
+Item = tuple[Case, str | None, int, frozenset[int]]
+
+
+def _items(cases: Sequence[Case], supports: Mapping[str, Any]) -> list[Item]:
+    """Each case, why it is skipped (None: it runs), the id of its first request (its place
+    among the requests of the whole run, after the handshake's 0) and the steps not sent to
+    the program (its forced passes, where it takes them itself). A request's id does not
     depend on which process it goes to, nor on the restarts before it, so a report that names
     one is the same with any number of workers."""
-    items = []
+    items: list[Item] = []
     first_id = 1
     for case in cases:  # in this thread, which loads the spec for skip_reason
         reason = skip_reason(case, supports)
-        items.append((case, reason, first_id))
+        skipped = skipped_steps(case, supports) if reason is None else frozenset()
+        items.append((case, reason, first_id, skipped))
         if reason is None:
-            first_id += plan_size(case)
+            first_id += plan_size(case, skipped)
     return items
 
 
@@ -498,15 +535,15 @@ class _Worker:
         self.session = session
         self.failed_restarts = 0
 
-    def attempt(self, item: tuple[Case, str | None, int]) -> CaseResult:
-        case, reason, first_id = item
+    def attempt(self, item: Item) -> CaseResult:
+        case, reason, first_id, skipped = item
         if reason is not None:
             return CaseResult(case, SKIPPED, reason)
         if not self.session.alive and self.failed_restarts >= RESTARTS_IN_A_ROW:
             return CaseResult(case, FAILED, f"not run: the program could not be restarted "
                                             f"({RESTARTS_IN_A_ROW} tries in a row failed)",
                               "start")
-        result = _run_one(case, self.session, first_id)
+        result = _run_one(case, self.session, first_id, skipped)
         self.failed_restarts = self.failed_restarts + 1 if result.where == "restart" else 0
         return result
 
@@ -530,7 +567,8 @@ def timeouts_in_a_row(results: Sequence[CaseResult]) -> int:
     return row
 
 
-def _run_one(case: Case, session: Session, first_id: int | None = None) -> CaseResult:
+def _run_one(case: Case, session: Session, first_id: int | None = None,
+             skipped: frozenset[int] = frozenset()) -> CaseResult:
     if not session.alive:
         again = "restarted" if session.starts else "started"  # another worker's first
         try:
@@ -539,7 +577,7 @@ def _run_one(case: Case, session: Session, first_id: int | None = None) -> CaseR
             return CaseResult(case, FAILED, f"the program could not be {again}: it "
                                             f"{exc.message}", "restart", stderr=exc.stderr,
                               problem=exc.what)
-    return run_case(case, session, first_id)
+    return run_case(case, session, first_id, skipped)
 
 
 def with_status(result: CaseResult, status: str, reason: str) -> CaseResult:
