@@ -46,7 +46,7 @@ ONE_CASE = "classic/illegal/0000-revoke"
 BASE = "the interpreter alone"
 #: napkit's commands, as napkit.cli lists them (each timed as ``napkit COMMAND --help``).
 COMMANDS = ("rules", "play", "record", "validate", "perft", "replay", "explain", "adapter",
-            "conform", "fuzz", "report")
+            "conform", "suite", "fuzz", "report")
 HELP_TARGET, CASE_TARGET, OTHER_TARGET = 4.0, 8.0, 10.0
 
 

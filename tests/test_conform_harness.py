@@ -275,11 +275,11 @@ def test_matrix_is_wired_to_the_coverage_module(tmp_path: Path, monkeypatch: pyt
 
     seen: list[int] = []
 
-    def fake(cases: list[Any]) -> tuple[list[str], bool]:
+    def fake(cases: list[Any], rulesets: Any = None) -> tuple[list[str], bool]:
         seen.append(len(cases))
         return ["the matrix"], len(cases) < 10
 
-    def fake_breaches(cases: list[Any]) -> tuple[list[str], bool]:
+    def fake_breaches(cases: list[Any], rulesets: Any = None) -> tuple[list[str], bool]:
         seen.append(len(cases))
         return ["the breaches"], False
 

@@ -47,6 +47,7 @@ from napkit.formats.records import hand_outcome
 from napkit.players.heuristic import HeuristicPlayer
 from napkit.players.views import match_view
 from napkit.spec.catalog import default_spec
+from napkit.spec.rulesets import Ruleset
 
 from conformance.mutants.base import Mutant
 
@@ -125,7 +126,20 @@ def _choose(actions: tuple[Action, ...], rng: random.Random) -> Action:
     return actions[rng.randrange(len(actions))]
 
 
+#: Rulesets of one's own (house games) that random play may be of, by id, beside the spec's:
+#: whether a mutant applies to a house game is whether it changes the engine's answers there.
+OWN: dict[str, Ruleset] = {}
+
+
+def add_ruleset(ruleset: Ruleset) -> None:
+    """Let random play be of ``ruleset`` (a house game) by its id."""
+    OWN[ruleset.id] = ruleset
+
+
 def _game(ruleset: str, players: int, options: Mapping[str, str]) -> Game:
+    own = OWN.get(ruleset)
+    if own is not None:
+        return Game(own, players, dict(options))
     return Game.create(ruleset, players, dict(options))
 
 
@@ -244,7 +258,7 @@ def _stacked(pack: tuple[int, ...], dealt: HandState, rng: random.Random) -> tup
 
 def table_sizes(ruleset: str, options: Mapping[str, str]) -> list[int]:
     """The numbers of players the ruleset allows with these options."""
-    rs = default_spec().rulesets[ruleset]
+    rs = OWN.get(ruleset) or default_spec().rulesets[ruleset]
     return list(rs.resolve(rs.option_values(dict(options)))["players"])  # type: ignore[arg-type]
 
 

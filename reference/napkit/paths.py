@@ -50,6 +50,18 @@ def perft_dir() -> Path:
     return Path(env) if env else _shipped("perft", REPO_ROOT / "conformance" / "perft")
 
 
+def cache_dir() -> Path:
+    """Where napkit keeps what it can make again (the generated suites of house games):
+    ``$NAPKIT_CACHE``, else ``$XDG_CACHE_HOME/napkit``, else ``~/.cache/napkit``. It may not
+    exist yet, and may not be writable."""
+    env = os.environ.get("NAPKIT_CACHE")
+    if env:
+        return Path(env)
+    xdg = os.environ.get("XDG_CACHE_HOME")
+    base = Path(xdg) if xdg and os.path.isabs(xdg) else Path.home() / ".cache"
+    return base / "napkit"
+
+
 def sources_dir() -> Path:
     """The rule sources: ``$NAPKIT_SOURCES``, else ``<repo>/../shared/sources`` (may not exist)."""
     env = os.environ.get("NAPKIT_SOURCES")

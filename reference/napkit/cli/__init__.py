@@ -17,6 +17,7 @@ plain arguments returning the exit status:
 - :mod:`~napkit.cli.adapter`: ``napkit adapter``: the reference engine behind the adapter
   protocol;
 - :mod:`~napkit.cli.conform`: ``napkit conform``: the conformance suite against a program;
+  and ``napkit suite build``: the generated cases of a house game, written to a folder;
 - :mod:`~napkit.cli.fuzz`: ``napkit fuzz``: random hands through a program and the engine;
 - :mod:`~napkit.cli.report`: ``napkit report ...``: merge, compare, diff and draw reports.
 
@@ -47,7 +48,10 @@ __all__ = ["EXIT_INTERRUPTED", "EXIT_PROBLEMS", "EXIT_USAGE", "main"]
 
 #: The command modules, in the order ``napkit --help`` lists their commands.
 COMMANDS = ("rules", "play", "record", "validate", "perft", "replay", "explain", "adapter",
-            "conform", "fuzz", "report")
+            "conform", "suite", "fuzz", "report")
+#: The commands registered by another command's module (``register_NAME`` there): ``napkit
+#: suite`` writes the cases ``napkit conform`` runs, and is its module's.
+HOMES = {"suite": "conform"}
 
 EXIT_INTERRUPTED = 130  # the shell's status for a command ended by Ctrl-C (128 + SIGINT)
 # (a command stopped by SIGTERM, which napkit handles as Ctrl-C, exits 143: 128 + SIGTERM)
@@ -67,12 +71,19 @@ def _parser(wanted: str | None = None, every: bool = True) -> argparse.ArgumentP
     parser.add_argument("--version", action="version", version=f"napkit {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
     if not every and wanted in COMMANDS:
-        importlib.import_module(f"napkit.cli.{wanted}").register(commands)
+        _register(wanted)(commands)
         return parser
     for name in COMMANDS:
-        register = importlib.import_module(f"napkit.cli.{name}").register
-        register(commands if every else _Outline(commands))
+        _register(name)(commands if every else _Outline(commands))
     return parser
+
+
+def _register(name: str) -> Callable[[Any], None]:
+    """The function that registers the command ``name`` (its module imported)."""
+    module = importlib.import_module(f"napkit.cli.{HOMES.get(name, name)}")
+    register: Callable[[Any], None] = getattr(
+        module, "register" if name not in HOMES else f"register_{name}")
+    return register
 
 
 class _Outline(Parser):

@@ -16,13 +16,17 @@ def register(commands: Commands) -> None:
         description="napkit's engine behind napkit-adapter/1: one JSON request a line on "
                     "standard input, one JSON response a line on standard output "
                     "(spec/conformance.md). The same as python -m napkit.protocol.adapter.",
-        epilog="example:\n  printf '%s\\n' '{\"id\": 0, \"type\": \"hello\", "
-               "\"protocol\": \"napkit-adapter/1\"}' | napkit adapter",
+        epilog="examples:\n  printf '%s\\n' '{\"id\": 0, \"type\": \"hello\", "
+               "\"protocol\": \"napkit-adapter/1\"}' | napkit adapter\n"
+               "  napkit fuzz --ruleset-file house.json -- napkit adapter --ruleset-file "
+               "house.json",
         formatter_class=argparse.RawDescriptionHelpFormatter)
+    adapter.add_argument("--ruleset-file", dest="ruleset_files", action="append", default=[],
+                         metavar="FILE", help="play this house ruleset too (repeatable)")
     adapter.set_defaults(run=_adapter)
 
 
-def _adapter(_args: argparse.Namespace) -> int:
+def _adapter(args: argparse.Namespace) -> int:
     from napkit.protocol.adapter import main
 
-    return main([])
+    return main([word for path in args.ruleset_files for word in ("--ruleset-file", path)])

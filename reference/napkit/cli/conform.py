@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
+import shlex
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -56,6 +57,7 @@ if TYPE_CHECKING:
     from napkit.conform.report.text import Run, Selection
     from napkit.conform.run.control import Order
     from napkit.conform.run.runner import CaseResult
+    from napkit.conform.suite.games import Game
     from napkit.output.files import OutputFile
     from napkit.protocol.process import Channel, Hello, Session
 
@@ -143,9 +145,13 @@ def register(commands: Commands) -> None:
         conform.add_argument(flag, dest=dest, action="append", default=[], metavar=meta,
                              help=text + "; repeatable")
     conform.add_argument("--ruleset-file", dest="ruleset_files", action="append", default=[],
-                         type=Path, metavar="FILE",
-                         help="a house ruleset (spec/README.md) whose cases may be run: a "
-                              "reproducer napkit fuzz wrote for a house game; repeatable")
+                         metavar="FILE|RULESET:OPTION=CHOICE",
+                         help="a game of one's own: a house ruleset file (spec/README.md), or "
+                              "a ruleset with options fixed (pagat:doubling=won); without "
+                              "--suite, its own cases are run, generated the first time and "
+                              "kept in napkit's cache (napkit suite build writes them to a "
+                              "folder); with --suite DIR, the house game of DIR's cases or of "
+                              "a reproducer; repeatable")
     conform.add_argument("--timeout", type=seconds_value, default=10.0, metavar="SECONDS",
                          help="time limit for each answer (default 10)")
     conform.add_argument("--start-timeout", type=seconds_value, default=30.0, metavar="SECONDS",
@@ -196,6 +202,73 @@ def register(commands: Commands) -> None:
                               "case counts instead of "
                               "running (exit 1 if a cell is empty)")
     conform.set_defaults(run=run_conform)
+
+
+SUITE_EPILOG = """\
+examples:
+  napkit suite build --ruleset-file house.json -o tests/nap-cases
+  napkit suite build --ruleset-file pagat:doubling=won -o cases-doubling
+  napkit conform --suite tests/nap-cases --ruleset-file house.json -- ./my-nap
+
+The cases are those 'napkit conform --ruleset-file FILE' runs (from napkit's cache): drawn
+by napkit's generator for the game (legal play, every refusal it can reach, outcomes,
+matches), the same for the same game, each tagged "generated". A folder that holds cases
+already keeps every case not generated for these games (hand-written ones); the generated
+ones of these games are replaced. Its suite.toml names the games and how many cases each got.
+"""
+
+
+def register_suite(commands: Commands) -> None:
+    """``napkit suite build``."""
+    suite = commands.add_parser(
+        "suite", help="write the generated cases of a house game to a folder",
+        usage="napkit suite build --ruleset-file FILE|RULESET:OPTION=CHOICE... -o DIR",
+        description="The conformance suite of games of one's own.",
+        epilog=SUITE_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    actions = suite.add_subparsers(dest="action", metavar="ACTION")
+    build = actions.add_parser(
+        "build", help="write a game's generated cases to a folder a project can commit",
+        usage="napkit suite build --ruleset-file FILE|RULESET:OPTION=CHOICE... -o DIR",
+        description="Write the generated conformance cases of house games (or of rulesets "
+                    "with options fixed) under a folder: what 'napkit conform --ruleset-file' "
+                    "runs, to commit beside a program.",
+        epilog=SUITE_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    build.add_argument("--ruleset-file", dest="ruleset_files", action="append", required=True,
+                       metavar="FILE|RULESET:OPTION=CHOICE",
+                       help="a house ruleset file, or a ruleset with options fixed "
+                            "(pagat:doubling=won); repeatable")
+    build.add_argument("-o", "--out", required=True, type=Path, metavar="DIR",
+                       help="the folder to write (made if need be)")
+    build.set_defaults(run=_suite_build)
+    suite.set_defaults(run=lambda _args: _suite_usage(suite))
+
+
+def _suite_usage(parser: argparse.ArgumentParser) -> int:
+    parser.print_help(sys.stderr)
+    return EXIT_USAGE
+
+
+def _suite_build(args: argparse.Namespace) -> int:
+    from napkit.conform.suite.games import build_suite, read_game
+
+    games = [read_game(given) for given in args.ruleset_files]  # said on one line by main
+    if args.out.exists() and not args.out.is_dir():
+        raise UsageError(f"-o {args.out}: not a folder")
+    began = time.perf_counter()
+    _tell(f"napkit suite: generating the cases of {', '.join(g.describe() for g in games)}",
+          sys.stderr)
+    counts = build_suite(games, args.out)
+    for game in games:
+        kinds = counts.get(game.describe(), {})
+        listed = ", ".join(f"{kinds[k]} {k}" for k in KINDS if kinds.get(k))
+        _tell(f"{game.describe()}: {sum(kinds.values())} cases ({listed}) under "
+              f"{args.out / game.ruleset.id}", sys.stdout)
+    words = ["napkit", "conform", "--suite", str(args.out)]
+    for game in games:  # the cases of a game of a file need the file to be read
+        words += [word for file in game.files for word in ("--ruleset-file", str(file))]
+    _tell(f"written in {time.perf_counter() - began:.1f} s; run them with: "
+          f"{shlex.join(words)} -- YOUR-PROGRAM", sys.stdout)
+    return EXIT_OK
 
 
 def _say(message: str) -> None:
@@ -251,6 +324,7 @@ class _SoFar:
     sessions: list[Session] = field(default_factory=list)
     began: float = field(default_factory=time.perf_counter)
     finishing: bool = False  # the run is over and its reports are being written
+    own: list[Game] = field(default_factory=list)  # the house games of --ruleset-file
 
 
 def _stopped_early(args: argparse.Namespace, so_far: _SoFar) -> int:
@@ -272,12 +346,6 @@ def _stopped_early(args: argparse.Namespace, so_far: _SoFar) -> int:
 
 
 def _conform(args: argparse.Namespace, outputs: contextlib.ExitStack, so_far: _SoFar) -> int:
-    if args.kinds and (bad := sorted(set(args.kinds) - set(KINDS))):
-        _say(f"no kind {bad[0]!r} (one of {', '.join(KINDS)})")
-        return EXIT_USAGE
-    if args.command and (args.reference or args.in_process):
-        _say("give a COMMAND or --reference/--in-process, not both")
-        return EXIT_USAGE
     root: Path = args.suite or default_suite_dir()
     reports = [(kind, flag, path) for kind, flag in REPORT_FLAGS
                if (path := getattr(args, kind)) is not None]
@@ -305,19 +373,17 @@ def _conform(args: argparse.Namespace, outputs: contextlib.ExitStack, so_far: _S
             _say(f"cannot write the expected-failures file {args.write_xfail}: "
                  f"{exc.strerror or exc} (no case was run)")
             return EXIT_FAILED
-    if not root.is_dir():
-        _say(f"the suite is empty: there is no folder {root}")
-        return EXIT_FAILED
-    if args.ruleset_files:
-        from napkit.spec.house import load_ruleset_path
-
-        add_rulesets(load_ruleset_path(path) for path in args.ruleset_files)  # SpecError: said
+    games, so_far.own = _games(args)  # SpecError, UsageError: said on one line
     # A --case that names a case file (a reproducer napkit fuzz wrote) runs that file; the
     # others are globs on the ids of the suite's cases.
     files = [Path(c) for c in args.cases if c.endswith(".json") and Path(c).is_file()]
     globs = tuple(c for c in args.cases if not (c.endswith(".json") and Path(c).is_file()))
     if files and not globs:
         return _conform_files(args, files, opened, root, xfail_out, so_far)
+    root, game_notes = _suite_root(args, root, games, so_far)
+    if not root.is_dir():
+        _say(f"the suite is empty: there is no folder {root}")
+        return EXIT_FAILED
     filters = Filters(tuple(args.rulesets), tuple(map(current_rule, args.rules)),
                       tuple(args.tags), tuple(args.kinds), globs,
                       tuple(map(current_rule, args.exclude_rules)), tuple(args.exclude_tags),
@@ -331,8 +397,9 @@ def _conform(args: argparse.Namespace, outputs: contextlib.ExitStack, so_far: _S
     if not ids:
         _say(f"the suite is empty: no case under {root}")
         return EXIT_FAILED
-    if args.matrix:
-        return _matrix(cases) if cases else EXIT_FAILED
+    if args.matrix:  # of the games' rulesets, where their own cases are run
+        columns = [g.ruleset for g in games] if games and args.suite is None else None
+        return _matrix(cases, columns) if cases else EXIT_FAILED
     chosen = select(cases, filters)
     if not chosen:
         if not problems:
@@ -345,8 +412,9 @@ def _conform(args: argparse.Namespace, outputs: contextlib.ExitStack, so_far: _S
     except XfailError as exc:
         _say(str(exc))
         return EXIT_FAILED
-    notes = [f"the expected-failures file lists {case_id}, which is not in the suite"
-             for case_id in expected.unknown_cases(ids)]
+    notes = game_notes + _games_missing(games, cases) if args.suite is not None else game_notes
+    notes += [f"the expected-failures file lists {case_id}, which is not in the suite"
+              for case_id in expected.unknown_cases(ids)]
     human = so_far.human
     run = _run(args, chosen, expected, str(root), notes, human, filters, so_far)
     if run is None:
@@ -355,7 +423,11 @@ def _conform(args: argparse.Namespace, outputs: contextlib.ExitStack, so_far: _S
 
 
 def _refuse_misuse(args: argparse.Namespace, reports: bool) -> None:
-    """UsageError for options that do not go together."""
+    """UsageError for options that do not go together, or a kind that is none."""
+    if args.kinds and (bad := sorted(set(args.kinds) - set(KINDS))):
+        raise UsageError(f"no kind {bad[0]!r} (one of {', '.join(KINDS)})")
+    if args.command and (args.reference or args.in_process):
+        raise UsageError("give a COMMAND or --reference/--in-process, not both")
     if args.seed is not None and not args.shuffle:
         raise UsageError("--seed N is the seed of --shuffle: give --shuffle too")
     if args.list and (reports or args.write_xfail):
@@ -486,11 +558,62 @@ def _conform_files(args: argparse.Namespace, files: list[Path],
     return _finish(args, run, opened, human, not bad, expected, xfail_out)
 
 
+def _games(args: argparse.Namespace) -> tuple[list[Game], list[Game]]:
+    """The games of --ruleset-file, and those of them read from a file (a house game), each
+    made known to the case checks (a house game's cases name its id)."""
+    from napkit.conform.suite.games import read_game
+
+    games = [read_game(given) for given in args.ruleset_files]
+    own = [game for game in games if game.files]  # a file's ruleset, not the spec's
+    add_rulesets(game.base for game in own)
+    return games, own
+
+
+def _suite_root(args: argparse.Namespace, root: Path, games: list[Game], so_far: _SoFar
+                ) -> tuple[Path, list[str]]:
+    """The folder of the cases to run: the games' own generated cases where --ruleset-file
+    gives games without --suite (spec/conformance.md 1.3), else ``root``; and the notes on
+    the games' cases."""
+    if not games or args.suite is not None:
+        return root, []
+    root, notes = _game_suite(games, None if args.quiet else so_far.human)
+    so_far.suite = str(root)
+    return root, notes
+
+
+def _game_suite(games: list[Game], human: TextIO | None) -> tuple[Path, list[str]]:
+    """The folder of the games' generated cases (from the cache, or generated now), and a
+    note for each game of how many cases it has, which is said and kept in the reports."""
+    from napkit.conform.suite.games import cached_suite
+
+    built = cached_suite(games, (lambda line: _tell(f"napkit conform: {line}", human))
+                         if human is not None else (lambda _: None))
+    where = (f"generated in {built.seconds:.1f} s and kept in {built.root}" if built.fresh
+             else f"kept in {built.root}")
+    notes = []
+    for game in games:
+        kinds = built.counts.get(game.describe(), {})
+        listed = ", ".join(f"{kinds[k]} {k}" for k in KINDS if kinds.get(k))
+        notes.append(f"the suite of {game.describe()}: {sum(kinds.values())} generated cases "
+                     f"({listed or 'none'}), {where}")
+    if human is not None:
+        for note in notes:
+            _tell(f"napkit conform: {note}", human)
+    return built.root, notes
+
+
+def _games_missing(games: list[Game], cases: list[Case]) -> list[str]:
+    """A note for each game of --ruleset-file that has no case in the --suite folder."""
+    have = {case.ruleset for case in cases}
+    return [f"{game.describe()} has no case in this suite: without --suite, napkit conform "
+            "runs the game's own generated cases" for game in games if game.ruleset.id not in have]
+
+
 def _read_files(args: argparse.Namespace) -> list[tuple[str, str]]:
     """The files a run reads besides the suite: each --case given as a file (a reproducer)
     and each --ruleset-file (a house game)."""
     cases = [("the case file", c) for c in args.cases if os.path.isfile(c)]
-    return cases + [("the ruleset file", str(p)) for p in args.ruleset_files]
+    return cases + [("the ruleset file", p) for p in args.ruleset_files if os.path.isfile(p)]
 
 
 def _refuse_clashes(reports: list[tuple[str, str, str]], xfail: Path | None, root: Path,
@@ -600,7 +723,7 @@ def _run(args: argparse.Namespace, chosen: list[Case], expected: Expected, suite
     selection = so_far.selection = Selection(
         filters_json(filters or Filters()), None if args.xfail is None else str(args.xfail),
         len(whole), cases_digest(whole))
-    opener, command = _program(args)
+    opener, command = _program(args, so_far.own)
     so_far.command = command
     jobs = max(1, min(args.jobs, len(chosen)))
     sessions = so_far.sessions = [Session(opener, args.timeout, args.start_timeout)
@@ -765,14 +888,20 @@ def reference_command() -> list[str]:
     return [sys.executable, "-m", "napkit.protocol.adapter"]
 
 
-def _program(args: argparse.Namespace) -> tuple[Callable[[], Channel], list[str]]:
+def _program(args: argparse.Namespace, own: Sequence[Game] = ()
+             ) -> tuple[Callable[[], Channel], list[str]]:
+    """The program's opener and command. The reference (in this process, or forked) plays
+    the house games of --ruleset-file too: its command line names their files."""
     from napkit.protocol.process import in_process_opener, process_opener
 
+    rulesets = [game.base for game in own]
     if args.in_process:
-        return in_process_opener(), []
+        return in_process_opener(rulesets), []
     command = list(args.command) or reference_command()
     if not args.command:
-        return _reference(command), command
+        for game in own:
+            command += ["--ruleset-file", str(game.files[0])]
+        return _reference(command, rulesets), command
     opener, early = process_opener(command), _EARLY.pop(tuple(command), None)
     if early is None:
         return opener, command
@@ -787,7 +916,7 @@ def _program(args: argparse.Namespace) -> tuple[Callable[[], Channel], list[str]
     return first_early, command
 
 
-def _reference(command: list[str]) -> Callable[[], Channel]:
+def _reference(command: list[str], rulesets: Sequence[Any] = ()) -> Callable[[], Channel]:
     """The opener of napkit's reference adapter: forked from this process, which has loaded
     what it plays by (napkit.protocol.adapter.Forked), where it can be; else ``command``
     (``python -m napkit.protocol.adapter``) started as any program is."""
@@ -795,19 +924,20 @@ def _reference(command: list[str]) -> Callable[[], Channel]:
     from napkit.protocol.process import ProcessChannel, process_opener
 
     started = process_opener(command)
-    return lambda: (ProcessChannel(command, started=Forked(command)) if can_fork()
+    return lambda: (ProcessChannel(command, started=Forked(command, rulesets)) if can_fork()
                     else started())
 
 
-def _matrix(cases: list[Any]) -> int:
+def _matrix(cases: list[Any], rulesets: Sequence[Any] | None = None) -> int:
     """``--matrix``: the coverage matrices of napkit.conform.run.matrix, by rule and by breach
-    (each refusal the law book defines); exit 1 if either has an empty cell."""
+    (each refusal the law book defines), of ``rulesets`` (by default the spec's); exit 1 if
+    either has an empty cell."""
     from napkit.conform.run.matrix import breach_matrix, main_matrix
 
-    lines, empty = main_matrix(cases)
-    breaches, holes = breach_matrix(cases)
+    lines, empty = main_matrix(cases, rulesets=rulesets)
+    breaches, holes = breach_matrix(cases, rulesets=rulesets)
     print("\n".join([*lines, "", *breaches]))
     return EXIT_FAILED if empty or holes else EXIT_OK
 
 
-__all__ = ["reference_command", "register", "run_conform"]
+__all__ = ["reference_command", "register", "register_suite", "run_conform"]

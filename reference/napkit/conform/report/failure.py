@@ -39,6 +39,7 @@ from napkit.conform.report.numbering import STEPS_NOTE, hand_bounds, label, labe
 from napkit.conform.run.runner import FAILED, PASSED, XFAIL, CaseResult, action_key, run_case
 from napkit.conform.suite.breaches import refusal
 from napkit.conform.suite.cases import OWN_RULESETS, Case, default_suite_dir
+from napkit.conform.suite.support import skipped_steps
 from napkit.engine.acting import act
 from napkit.engine.actions import Action
 from napkit.engine.cards import card_name, cards_of, parse_card
@@ -46,6 +47,7 @@ from napkit.engine.game import Game
 from napkit.engine.hand import HandState
 from napkit.engine.match import MatchState, new_match
 from napkit.errors import RuleError
+from napkit.formats import records
 from napkit.formats.values import action_from_json
 from napkit.protocol.process import Session
 from napkit.spec import coverage
@@ -126,13 +128,15 @@ class Failure:
 
 # --- the command that runs one case again ---------------------------------------------------------
 def rerun_command(case: Case, command: Sequence[str], suite: Path | None = None,
-                  ruleset_files: Sequence[Path] = ()) -> str:
+                  ruleset_files: Sequence[Path | str] = ()) -> str:
     """``napkit conform --case ID -- COMMAND...``, shell-quoted: the case alone against the
     program (``command`` empty for the reference: no ``--``). A case of the suite is named by
     its id (with ``--suite`` where the suite is not the default one), a case file by its path."""
     words = ["napkit", "conform"]
     if suite is not None and case.path.resolve() == (suite / f"{case.id}.json").resolve():
-        if suite.resolve() != default_suite_dir().resolve():
+        # The default suite, and the generated suite of the --ruleset-file games kept in the
+        # cache (spec/conformance.md 1.3), are found again without --suite.
+        if suite.resolve() not in (default_suite_dir().resolve(), _cached(suite)):
             words += ["--suite", str(suite)]
         words += ["--case", case.id]
     else:
@@ -142,6 +146,14 @@ def rerun_command(case: Case, command: Sequence[str], suite: Path | None = None,
     if command:
         words += ["--", *command]
     return shlex.join(words)
+
+
+def _cached(suite: Path) -> Path | None:
+    """``suite`` itself where it is a generated suite kept in napkit's cache."""
+    from napkit.paths import cache_dir
+
+    real = suite.resolve()
+    return real if real.parent == (cache_dir() / "suites").resolve() else None
 
 
 # --- the engine's side ----------------------------------------------------------------------------
@@ -184,12 +196,7 @@ def _hand(state: State) -> HandState | None:
 
 def match_outcome(state: MatchState) -> JSONObject | None:
     """A match's outcome as the protocol writes it; None if it is not over."""
-    result = state.result
-    if result is None:
-        return None
-    return {"balances": list(result.balances), "pool": result.pool,
-            "winners": list(result.winners), "hands": result.hands,
-            "out": [s for s in range(state.game.players) if state.out >> s & 1]}
+    return None if state.result is None else records.match_outcome(state, out=True)
 
 
 # --- blame ----------------------------------------------------------------------------------------
@@ -239,13 +246,26 @@ def blame(case: Case, result: CaseResult, states: Sequence[State]) -> list[str]:
     if where == "refuse":
         return [case.expect["refuse"]["rule"]]
     if where.startswith("outcome"):
-        return _outcome_rules(where, result.expected, result.got)
+        outcome = case.expect.get("outcome")
+        return _outcome_rules(where, result.expected, result.got,
+                              outcome if isinstance(outcome, dict) else None)
     return []
 
 
-def _outcome_rules(where: str, expected: Any, got: Any) -> list[str]:
+def _outcome_rules(where: str, expected: Any, got: Any,
+                   outcome: JSONObject | None = None) -> list[str]:
+    """The rules a difference in the outcome field at ``where`` is put down to; a hand's
+    ``score`` by how the hand ended (``outcome``, the expected one: NAP-9.6.2 or 9.6.3)."""
     name = where.removeprefix("outcome").lstrip(".").split("[")[0].split(" ")[0]
     rules: list[str] = []
+    if name == "score":
+        return [records.score_rule(outcome)]
+    if name == "scores" and outcome is not None and "balances" not in outcome:
+        # the totals of a match stopped after the hand that first differs (``outcome``, that
+        # hand's): its points, by how it ended, then how the totals add up
+        return [records.score_rule(outcome), "NAP-10.4.4"]
+    if not name and got is None:  # not over where it should be
+        return records.end_rules(outcome)
     if name == "payments" and isinstance(expected, list) and isinstance(got, list):
         owed = {_payment_key(p): p for p in expected if isinstance(p, dict)}
         paid = {_payment_key(p) for p in got if isinstance(p, dict)}
@@ -305,7 +325,10 @@ class Asker:
             self.session = self.make_session()
         if not self.session.alive:
             self.session.open()
-        return run_case(case, self.session)
+        hello = self.session.hello
+        # Its forced passes unsent where it takes them itself, as in the run.
+        return run_case(case, self.session, skipped=skipped_steps(
+            case, hello.supports if hello is not None else {}))
 
     def close(self) -> None:
         if self.session is not None and self.session.alive:
@@ -362,7 +385,9 @@ def locate_in_match(case: Case, result: CaseResult, asker: Asker) -> Finding | N
                                     f"after hand {number} (a match of {number} agreed)",
                            f"with the match stopped after this hand, {tried.message}",
                            tried.expected, tried.got,
-                           tidy(paid or _outcome_rules(tried.where, tried.expected, tried.got)),
+                           tidy(paid or _outcome_rules(
+                               tried.where, tried.expected, tried.got,
+                               records.hand_outcome(hand) if hand is not None else None)),
                            after=True)
     if legal_at is not None and legal_hand is not None:
         prepared = "its preparation" if places(case.steps, True)[legal_at][1] <= 1 else "its play"
@@ -376,7 +401,7 @@ def locate_in_match(case: Case, result: CaseResult, asker: Asker) -> Finding | N
 
 # --- the whole description ------------------------------------------------------------------------
 def describe(result: CaseResult, command: Sequence[str], suite: Path | None = None,
-             ruleset_files: Sequence[Path] = (), asker: Asker | None = None) -> Failure:
+             ruleset_files: Sequence[Path | str] = (), asker: Asker | None = None) -> Failure:
     """``result`` (a failure) explained: with ``asker``, a match is asked again to find the
     hand that first differs."""
     case = result.case
@@ -461,7 +486,7 @@ def _drawn(case: Case, states: Sequence[State], index: int | None, after: bool) 
 
 
 def describe_all(results: Sequence[CaseResult], command: Sequence[str],
-                 suite: Path | None = None, ruleset_files: Sequence[Path] = (),
+                 suite: Path | None = None, ruleset_files: Sequence[Path | str] = (),
                  make_session: Callable[[], Session] | None = None) -> dict[int, Failure]:
     """Each failure (and expected failure) of a run explained, by its place in ``results``; a
     match case asked again of a fresh start of the program where ``make_session`` is given."""

@@ -18,10 +18,13 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from napkit.output.tables import table
 from napkit.spec.catalog import Spec
+
+if TYPE_CHECKING:
+    from napkit.spec.rulesets import Ruleset
 
 
 class Tagged(Protocol):
@@ -69,13 +72,15 @@ def empty_cells(cases: Iterable[Tagged | Mapping[str, Any]],
 
 
 def main_matrix(cases: Iterable[Tagged | Mapping[str, Any]],
-                spec: Spec | None = None) -> tuple[list[str], bool]:
+                spec: Spec | None = None, rulesets: Sequence[Ruleset] | None = None,
+                ) -> tuple[list[str], bool]:
     """The rule-by-ruleset matrix of case counts as lines of text, and whether any cell is
-    empty (a play rule in force in a ruleset that no case of that ruleset exercises)."""
+    empty (a play rule in force in a ruleset that no case of that ruleset exercises). The
+    columns are ``rulesets`` (a house game's, say), by default the spec's."""
     spec = spec or _spec()
     cases = list(cases)
     found = counts(cases)
-    rulesets = list(spec.rulesets.values())
+    rulesets = list(spec.rulesets.values()) if rulesets is None else list(rulesets)
     play = [rule for rule in spec.lawbook if rule.kind == "play"]
     totals = Counter(_fields(case)[0] for case in cases)
 
@@ -125,13 +130,15 @@ def breach_counts(cases: Iterable[Tagged | Mapping[str, Any]]) -> Counter[tuple[
     return found
 
 
-def breach_cell(spec: Spec, refusal: str, ruleset: str, found: Counter[tuple[str, str]]) -> str:
+def breach_cell(spec: Spec, refusal: str, ruleset: str | Ruleset,
+                found: Counter[tuple[str, str]]) -> str:
     """A cell of the breach matrix: ``-`` (rule not in force), ``n/a`` (cannot arise there), a
-    count, or ``""`` (a hole)."""
+    count, or ``""`` (a hole). ``ruleset`` is one of the spec's by its id, or any ruleset."""
     from napkit.spec.rulesets import can_meet
 
     rule, what = spec.lawbook.refusals[refusal]
-    entry = spec.rulesets[ruleset]
+    entry = spec.rulesets[ruleset] if isinstance(ruleset, str) else ruleset
+    ruleset = entry.id
     if rule.id not in entry.rules:
         return "-"
     if not all(can_meet(entry.params, need) for need in what.needs):
@@ -140,23 +147,25 @@ def breach_cell(spec: Spec, refusal: str, ruleset: str, found: Counter[tuple[str
 
 
 def breach_matrix(cases: Iterable[Tagged | Mapping[str, Any]],
-                  spec: Spec | None = None) -> tuple[list[str], bool]:
+                  spec: Spec | None = None, rulesets: Sequence[Ruleset] | None = None,
+                  ) -> tuple[list[str], bool]:
     """The refusal-by-ruleset matrix of illegal-case counts as lines of text, and whether any
-    cell is empty (a refusal that can arise in a ruleset and that no case of it tests)."""
+    cell is empty (a refusal that can arise in a ruleset and that no case of it tests). The
+    columns are ``rulesets``, by default the spec's."""
     spec = spec or _spec()
     found = breach_counts(cases)
-    rulesets = list(spec.rulesets)
+    columns = list(spec.rulesets.values()) if rulesets is None else list(rulesets)
     rows: list[list[str]] = []
     holes: list[str] = []
     for refusal, (rule, _) in spec.lawbook.refusals.items():
         row = [f"{refusal} ({rule.id})"]
-        for ruleset in rulesets:
-            cell = breach_cell(spec, refusal, ruleset, found)
+        for entry in columns:
+            cell = breach_cell(spec, refusal, entry, found)
             row.append(cell)
             if not cell:
-                holes.append(f"{refusal} in {ruleset}")
+                holes.append(f"{refusal} in {entry.id}")
         rows.append(row)
-    lines = _table(["refusal (rule)", *rulesets], rows, None)
+    lines = _table(["refusal (rule)", *(r.id for r in columns)], rows, None)
     if holes:
         lines.append(f"empty cells ({len(holes)}): " + ", ".join(holes))
     else:

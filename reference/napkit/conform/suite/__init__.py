@@ -4,6 +4,8 @@
   is (its id and path), loading, filters, order;
 - :mod:`~napkit.conform.suite.generate`: the generated cases of any ruleset (the built-in
   suite's, a house ruleset's), drawn from seeded play, and a suite folder written with them;
+- :mod:`~napkit.conform.suite.games`: the suite of any game (a house file, a ruleset with
+  options fixed): its generated cases, kept in napkit's cache or written to a folder;
 - :mod:`~napkit.conform.suite.support`: a program's handshake, and the cases it leaves out;
 - :mod:`~napkit.conform.suite.versions`: the versions a report names, and renumbered rule ids;
 - :mod:`~napkit.conform.suite.xfail`: the expected-failures file (napkit-xfail/1);

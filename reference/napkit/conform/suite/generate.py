@@ -87,6 +87,7 @@ from napkit.engine.state import (
     CHANCE,
     DEAL,
 )
+from napkit.formats import records
 from napkit.formats.records import hand_outcome, match_actions
 from napkit.formats.values import action_from_json, action_to_json
 from napkit.output.files import write_text
@@ -272,11 +273,7 @@ def replay(case: JSONObject, ruleset: Ruleset | None = None) -> Any:
 
 def match_outcome(match: MatchState) -> JSONObject:
     """A finished match's outcome as the adapter protocol gives it."""
-    assert match.result is not None
-    result = match.result
-    return {"balances": list(result.balances), "pool": result.pool,
-            "winners": list(result.winners), "hands": result.hands,
-            "out": [s for s in range(match.game.players) if match.out >> s & 1]}
+    return records.match_outcome(match, out=True)
 
 
 @dataclass
@@ -554,8 +551,9 @@ def action_words(action: Action) -> str:
 
 
 def match_case(ruleset: Ruleset, index: int, name: str | None = None,
-               target: str | None = None) -> JSONObject | None:
-    """A match played out from the choice of the first dealer to its end."""
+               target: str | None = None, long: bool = False) -> JSONObject | None:
+    """A match played out from the choice of the first dealer to its end; ``long``: of 6 to 12
+    agreed hands, not 1 to 5 (for a score sheet's target to be reached first)."""
     rid = ruleset.id
     key = f"{rid}/match/{index}" if target is None else f"{rid}/match/{target}/{index}"
     for attempt in range(10):
@@ -567,7 +565,7 @@ def match_case(ruleset: Ruleset, index: int, name: str | None = None,
         chips: int | None = None
         if rules.match.bankroll is not None:
             chips = rng.choice((2, 3, 4, 6, None)) if rng.random() < 0.8 else rules.match.bankroll
-        hands: int | None = rng.randint(1, 5)
+        hands: int | None = rng.randint(6, 12) if long else rng.randint(1, 5)
         if rules.match.end == "last-with-chips" or (
                 rules.match.bankroll is not None and chips is not None and chips <= 4
                 and rng.random() < 0.3):
@@ -597,7 +595,8 @@ def match_case(ruleset: Ruleset, index: int, name: str | None = None,
                  f"{_n(outcome['hands'], 'hand')} played"
                  f"{f', out: {knocked}' if knocked else ''}, "
                  f"winners: {', '.join(str(w) for w in outcome['winners'])}. Expected: the "
-                 f"engine's balances, pool, winners, hands and knock-outs.")
+                 f"engine's balances, pool, winners, hands and knock-outs"
+                 f"{', and the score sheet' if outcome.get('scores') is not None else ''}.")
         start = {"type": "start-match", "ruleset": rid, "options": dict(game.options),
                  "players": players, "hands": hands, "chips": chips}
         case_name = name or f"{index:04d}-{_n(outcome['hands'], 'hand').replace(' ', '-')}"
@@ -836,6 +835,14 @@ def _generate(rulesets: Sequence[Ruleset], book: Book) -> Iterator[JSONObject]:
             case["rules"] = book.tag(case)
             covered.update((ruleset.id, rule) for rule in case["rules"])
             yield case
+    # A score sheet's target reached exactly, before the agreed hands: where a match ends
+    # because of it (NAP-10.4.5), and where a program that ends it a point late does not.
+    for ruleset in rulesets:
+        case = _target_reached(ruleset)
+        if case is not None:
+            case["rules"] = book.tag(case)
+            covered.update((ruleset.id, rule) for rule in case["rules"])
+            yield case
     # Targeted: for each empty cell, cases drawn until one exercises the rule.
     for ruleset in rulesets:
         for rule in sorted(book.in_force[ruleset.id], key=book.order):
@@ -880,6 +887,35 @@ def _raised_twice(ruleset: Ruleset) -> JSONObject | None:
             case["tags"] = sorted({*case["tags"], "targeted", "stakes-raised"})
             return case
     return None
+
+
+def _target_reached(ruleset: Ruleset) -> JSONObject | None:
+    """A match of ``ruleset`` that ends because a score reached the score sheet's target
+    exactly (NAP-10.4.5), before the hands agreed were played: the first of the seeded long
+    matches to have one, where some choice of the options sets a target. A program that ends
+    the match only past the target, or at the agreed end, fails it."""
+    if not can_meet(ruleset.params, "scoring.target"):
+        return None
+    for index in range(TARGET_TRIES):
+        case = match_case(ruleset, index, "t-target-reached", "target-reached", long=True)
+        if case is None:
+            continue
+        outcome, start = case["expect"]["outcome"], case["start"]
+        scores, target = outcome.get("scores"), _target_of(ruleset, case["options"])
+        if (scores is not None and target is not None and target in scores
+                and start["hands"] is not None and outcome["hands"] < start["hands"]):
+            case["tags"] = sorted({*case["tags"], "targeted", "target-reached"})
+            case["description"] += (f" A score reaches the target, {target}, exactly, at the "
+                                    f"end of hand {outcome['hands']} of {start['hands']} "
+                                    "agreed: the match ends there (NAP-10.4.5).")
+            return case
+    return None
+
+
+def _target_of(ruleset: Ruleset, options: Mapping[str, str]) -> int | None:
+    scoring = ruleset.resolve(options).get("scoring")
+    target = scoring.get("target") if isinstance(scoring, dict) else None
+    return target if isinstance(target, int) else None
 
 
 def _breaches(case: JSONObject) -> set[tuple[str, str]]:
