@@ -204,3 +204,23 @@ def test_a_game_the_program_does_not_declare_is_skipped(
             ran += 1
     assert ran >= 3
     assert "positions skipped" in out.splitlines()[-1]
+
+
+def test_a_program_that_takes_its_forced_passes_is_not_asked_for_perft(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Its play has no step for a forced pass, the law book's tree has: its counts would be
+    of another tree (spec/conformance.md 5.3). Skipped, saying why, never failed or passed."""
+    from napkit.conform.perft.check import skip
+
+    [position] = list(published(["classic/default-3p-deal"]))
+    supports = Adapter().handle({"id": 0, "type": "hello",
+                                 "protocol": "napkit-adapter/1"})["supports"]
+    assert supports["perft"] is True and skip(position, supports) is None
+    said = skip(position, {**supports, "forced_passes": "skipped"})
+    assert said is not None and "forced passes" in said
+    fixture = Path(__file__).parent / "fixtures" / "adapters" / "skips_forced.py"
+    status, out, err = run(["classic/default-3p-deal", "--program", sys.executable,
+                            str(fixture)], capsys)
+    assert "skipped: the program takes forced passes itself" in out, out
+    assert status == 1 and out.splitlines()[-1].startswith(  # it checked nothing
+        "0 counts asked of 0 positions: NOTHING CHECKED; 1 position skipped"), out

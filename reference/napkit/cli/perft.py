@@ -443,10 +443,11 @@ def _check_program(positions: Sequence[Position], command: Sequence[str], depth:
             print_lines(printable_lines(lines))  # they quote the program's answers
     finally:
         session.close()
-    verdict = f"{wrong} positions DIFFER" if wrong else "all agree"
-    print_lines([f"{counted} counts asked of {len(positions) - skipped} positions: {verdict}"
-                 f"{f'; {skipped} positions skipped' if skipped else ''} "
-                 f"({time.perf_counter() - began:.2f} s)"])
+    verdict = (f"{_n(wrong, 'position')} DIFFER" if wrong else "all agree" if counted
+               else "NOTHING CHECKED")
+    left_out = f"; {_n(skipped, 'position')} skipped" if skipped else ""
+    print_lines([f"{_n(counted, 'count')} asked of {_n(len(positions) - skipped, 'position')}:"
+                 f" {verdict}{left_out} ({time.perf_counter() - began:.2f} s)"])
     return EXIT_PROBLEMS if wrong or not counted else 0
 
 
@@ -504,6 +505,11 @@ def _row(position: Position, results: Sequence[Result], width: int) -> str:
     else:
         verdict = "ok"
     return f"{position.id:<{width}}  {depths:>6}  {results[-1].count:>11,}  {verdict}"
+
+
+def _n(count: int, word: str) -> str:
+    """``1 position``, ``2 positions``."""
+    return f"{count} {word}{'' if count == 1 else 's'}"
 
 
 __all__ = ["Result", "register", "run"]

@@ -22,7 +22,7 @@ from typing import Any
 
 from napkit.conform.perft.count import Position, State, action_text, describe, divide, perft
 from napkit.conform.suite.cases import Case
-from napkit.conform.suite.support import skip_reason
+from napkit.conform.suite.support import skip_reason, skips_forced_passes
 from napkit.engine.actions import Action
 from napkit.errors import RuleError
 from napkit.formats.values import FormatError, action_from_json, action_to_json
@@ -55,6 +55,9 @@ def skip(position: Position, supports: Mapping[str, Any]) -> str | None:
     ``legal`` case of the same game would be skipped (spec/conformance.md 2.2)."""
     if supports.get("perft") is not True:
         return "the program does not declare supports.perft"
+    if skips_forced_passes(supports):  # its tree lacks the law book's forced-pass nodes
+        return ("the program takes forced passes itself (supports.forced_passes \"skipped\"): "
+                "perft counts the law book's tree, a forced pass a step of it")
     case = Case(position.id, "legal", position.ruleset, position.options, position.players, (),
                 (), position.description, dict(position.start),
                 tuple(dict(s) for s in position.steps), {}, Path(position.file or "."))
