@@ -272,3 +272,18 @@ def test_the_cache_folder_is_napkit_s_own() -> None:
     from napkit.paths import cache_dir
 
     assert cache_dir() == Path(os.environ["NAPKIT_CACHE"])
+
+
+def test_validate_replays_a_house_game_s_records_given_its_file(
+        tmp_path: Path, capsys: Capture) -> None:
+    """A record names its game by id: a house game's is found in the file given, and without
+    it the one line says where a house game is read from."""
+    records = tmp_path / "hands.jsonl"
+    points = ROOT / "spec" / "examples" / "house-points-stick.json"
+    assert main(["record", str(points), "--hands", "2", "--seed", "1", "-o", str(records)]) == 0
+    capsys.readouterr()
+    assert main(["validate", str(records)]) == 1
+    out = capsys.readouterr().out
+    assert "no ruleset 'points-stick'" in out and "--ruleset-file FILE" in out
+    assert main(["validate", "--ruleset-file", str(points), str(records)]) == 0
+    assert "2 records: 2 valid, 0 invalid" in capsys.readouterr().out
