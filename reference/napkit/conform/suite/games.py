@@ -164,7 +164,8 @@ def _keep_ruleset(folder: Path, ruleset: Ruleset) -> None:
 def digest(games: Sequence[Game]) -> str:
     """What the cases of ``games`` depend on, as one SHA-256: each game's file (its bytes), or
     the spec's ruleset it is, and its options fixed; the law book, the decisions and every
-    ruleset of the spec (which a house file extends); napkit's version and the generator's.
+    ruleset of the spec (which a house file extends); napkit's version and the generator's,
+    and its code as it stands (:func:`_code_stamp`).
     The same games give the same cases, so a suite kept under this digest is theirs."""
     return _digest([(None if game.files else game.base.id, game.fixed, game.files)
                     for game in games])
@@ -185,7 +186,25 @@ def _digest(games: Sequence[tuple[str | None, Mapping[str, str], Sequence[Path]]
             h.update(_bytes(file))
     for file in shared:
         h.update(file.name.encode() + b"\0" + _bytes(file))
+    h.update(_code_stamp())
     return h.hexdigest()
+
+
+def _code_stamp() -> bytes:
+    """napkit's own code as it stands: each module's path, size and time of change (a stat
+    each, no read). The engine and the generator make the cases: a checkout whose code is
+    changed gets new ones, as a new version of napkit does; an installed napkit's code does not
+    change."""
+    package = Path(__file__).resolve().parents[2]
+    stamp = []
+    for folder, inner, names in os.walk(package):
+        inner[:] = sorted(d for d in inner if d not in ("__pycache__", "_data"))
+        for name in sorted(n for n in names if n.endswith(".py")):
+            with contextlib.suppress(OSError):
+                status = os.stat(os.path.join(folder, name))
+                stamp.append(f"{os.path.relpath(folder, package)}/{name} {status.st_size} "
+                             f"{status.st_mtime_ns}")
+    return "\n".join(stamp).encode()
 
 
 def _bytes(path: Path) -> bytes:
