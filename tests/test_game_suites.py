@@ -287,3 +287,14 @@ def test_validate_replays_a_house_game_s_records_given_its_file(
     assert "no ruleset 'points-stick'" in out and "--ruleset-file FILE" in out
     assert main(["validate", "--ruleset-file", str(points), str(records)]) == 0
     assert "2 records: 2 valid, 0 invalid" in capsys.readouterr().out
+
+
+def test_fuzz_of_the_reference_plays_the_house_game_given(tmp_path: Path) -> None:
+    """Without a program, napkit fuzz's reference plays the house games of --ruleset-file
+    (it fuzzed only the spec's rulesets, the house game noted as not fuzzed)."""
+    report = tmp_path / "fuzz.json"
+    points = ROOT / "spec" / "examples" / "house-points-stick.json"
+    assert main(["fuzz", "--ruleset-file", str(points), "--ruleset", "points-stick",
+                 "--hands", "30", "--seed", "3", "-q", "--json", str(report)]) == 0
+    doc = json.loads(report.read_text(encoding="utf-8"))
+    assert doc["disagreement"] is None and doc["episodes"] == 30, doc

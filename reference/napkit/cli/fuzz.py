@@ -161,7 +161,10 @@ def _fuzz(args: argparse.Namespace) -> int:
     from napkit.spec.catalog import default_spec
 
     options = option_choices(args.options, "--option")
-    command = list(args.command) or [sys.executable, "-m", "napkit.protocol.adapter"]
+    # The reference, without a program, plays the house games given too.
+    command = list(args.command) or [sys.executable, "-m", "napkit.protocol.adapter",
+                                     *(w for p in args.ruleset_files
+                                       for w in ("--ruleset-file", str(p)))]
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2 ** 31)
     try:
         refuse_clashes([(f, p) for f, p in (("--out", args.out), ("--json", args.json)) if p],
