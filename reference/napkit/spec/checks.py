@@ -16,7 +16,7 @@ from napkit.spec.decisions import check_register
 from napkit.spec.lawbook import check_lawbook
 from napkit.spec.loading import JSON, JSONObject
 from napkit.spec.render import format_players
-from napkit.spec.rulesets import Ruleset, bid_present, is_switch
+from napkit.spec.rulesets import Ruleset, bid_present, can_meet, is_switch
 from napkit.spec.sources import Citation, check_files, check_index, citation_problem
 
 RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
@@ -205,7 +205,9 @@ def _dropped_rules(ruleset: Ruleset, spec: Spec) -> list[str]:
     if parent is None:
         return []
     return [entry for rule_id in parent.rules if rule_id not in ruleset.rules
-            and (rule := spec.lawbook.get(rule_id)) is not None for entry in rule.params]
+            and (rule := spec.lawbook.get(rule_id)) is not None and rule.needs
+            and not all(can_meet(ruleset.params, need) for need in rule.needs)
+            for entry in rule.params]
 
 
 def _inherited(ruleset: Ruleset, key: str) -> str:
