@@ -110,9 +110,7 @@ def _find_ruleset(ruleset: str) -> _finder.RulesetLike:
     rulesets = default_rulesets()
     if ruleset not in rulesets:
         known = ", ".join(sorted(rulesets))
-        raise SetupError("NAP-10.1.1", f"no ruleset {ruleset!r} (known: {known}; a house "
-                                       "game is read from its file: --ruleset-file FILE on "
-                                       "the command line)")
+        raise SetupError("NAP-10.1.1", f"no ruleset {ruleset!r} (known: {known})")
     return rulesets[ruleset]
 
 

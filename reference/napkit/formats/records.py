@@ -260,7 +260,9 @@ def _game(record: Mapping[str, Any], problems: list[Problem]) -> Game | None:
     except SetupError as exc:
         where = {"NAP-3.1.1": "players", "NAP-2.2.2": "players", "NAP-2.2.1": "players"}.get(
             exc.rule, "ruleset" if "ruleset" in exc.message else "options")
-        problems.append(Problem(json_path([where]), exc.rule, exc.message))
+        hint = ("; a house game's record is checked with its file: napkit validate "
+                "--ruleset-file FILE" if exc.rule == "NAP-10.1.1" and where == "ruleset" else "")
+        problems.append(Problem(json_path([where]), exc.rule, exc.message + hint))
         return None
 
 
