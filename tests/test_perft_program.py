@@ -219,7 +219,7 @@ def test_a_program_that_takes_its_forced_passes_is_not_asked_for_perft(
     said = skip(position, {**supports, "forced_passes": "skipped"})
     assert said is not None and "forced passes" in said
     fixture = Path(__file__).parent / "fixtures" / "adapters" / "skips_forced.py"
-    status, out, err = run(["classic/default-3p-deal", "--program", sys.executable,
+    status, out, _ = run(["classic/default-3p-deal", "--program", sys.executable,
                             str(fixture)], capsys)
     assert "skipped: the program takes forced passes itself" in out, out
     assert status == 1 and out.splitlines()[-1].startswith(  # it checked nothing
