@@ -129,9 +129,9 @@ def _read(path: Path, fixed: Mapping[str, str]) -> Ruleset:
     ``fixed`` options), the same bytes passed every check of a ruleset file under this spec
     when it was made, and the ruleset they made is kept beside it (:data:`RULESET_FILE`): it
     is read back, not read and checked again (spec/conformance.md 1.3: a cached rerun starts
-    as fast as a built-in ruleset's); else the file is read and checked."""
-    from napkit.spec.house import load_ruleset_path
-
+    as fast as a built-in ruleset's); else the file is read and checked. Read back, it is a
+    plain :class:`~napkit.spec.rulesets.Ruleset` (what the engine and the cases' checks read),
+    so that the reader of house files is not imported."""
     kept = paths.cache_dir() / "suites" / _digest([(None, fixed, (path,))])
     if (kept / GAME_FILE).is_file():
         with contextlib.suppress(OSError, pickle.UnpicklingError, EOFError, AttributeError,
@@ -139,6 +139,9 @@ def _read(path: Path, fixed: Mapping[str, str]) -> Ruleset:
             ruleset = pickle.loads((kept / RULESET_FILE).read_bytes())
             if isinstance(ruleset, Ruleset):
                 return ruleset
+    from napkit.spec.house import load_ruleset_path
+
+    if (kept / GAME_FILE).is_file():
         ruleset = load_ruleset_path(path, checked=True)
         _keep_ruleset(kept, ruleset)  # for the next run (a suite kept by an older napkit)
         return ruleset
@@ -148,11 +151,12 @@ def _read(path: Path, fixed: Mapping[str, str]) -> Ruleset:
 def _keep_ruleset(folder: Path, ruleset: Ruleset) -> None:
     """Write ``ruleset`` into the kept suite ``folder`` (:data:`RULESET_FILE`), whole or not
     at all; a cache that cannot be written is left as it is."""
+    plain = Ruleset(**{f.name: getattr(ruleset, f.name) for f in dataclasses.fields(Ruleset)})
     with contextlib.suppress(OSError):
         fd, temporary = tempfile.mkstemp(prefix=".ruleset-", dir=folder)
         try:
             with os.fdopen(fd, "wb") as out:
-                out.write(pickle.dumps(ruleset))
+                out.write(pickle.dumps(plain))
             os.replace(temporary, folder / RULESET_FILE)
         except BaseException:
             with contextlib.suppress(OSError):
