@@ -460,3 +460,41 @@ def test_an_option_declared_not_applicable_is_drawn_at_its_default_only() -> Non
         assert episode.game.options["mis"] == rulesets["pagat"].options["mis"].default
         words = episode_words(episode)
         assert "mis=" not in words and "two=" in words, words
+
+
+# --- issue 29, the fuzzer's own bugs -----------------------------------------------------
+PACKS = {"deal", "deal-first", "reshuffle", "shuffle-pack"}
+
+
+def test_a_program_that_makes_its_chance_events_too_is_never_handed_a_bad_pack(
+        tmp_path: Path) -> None:
+    """spec/conformance.md 2.5: a "both" program is never handed a pack the rules refuse (the
+    fuzzer tried them, chance != "program"); the other chance tries (a bad cut, a shuffle
+    where a cut is due, a first dealer not at the table) it is still handed."""
+    both = [sys.executable, "-m", "napkit.protocol.adapter", "--deals-itself"]
+    run, report = fuzz(tmp_path, "--hands", "40", "--seed", "5", program=both)
+    assert run.returncode == 0, run.stdout + run.stderr
+    tried = set(report["breaches"])
+    assert tried & PACKS == set() and tried & {"cut", "shuffle", "first-dealer"}, tried
+    # The same seed against a program handed every chance event tries the packs on it.
+    harness = [sys.executable, "-m", "napkit.protocol.adapter"]
+    run, report = fuzz(tmp_path, "--hands", "40", "--seed", "5", program=harness)
+    assert run.returncode == 0 and set(report["breaches"]) & PACKS, report["breaches"]
+
+
+def test_a_position_at_the_end_of_a_hand_says_the_hand_is_over() -> None:
+    import random
+
+    from napkit.conform.fuzz.reproducer import position
+    from napkit.engine.game import Game
+    from napkit.players.playout import play_out
+
+    hand = play_out(Game.create("classic", 3).new_hand(0), random.Random(1))
+    said = position(hand)
+    assert said.startswith("the hand is over") and "in its over" not in said, said
+
+
+def test_the_summary_counts_in_words() -> None:
+    run = napkit("fuzz", "--hands", "1", "--seed", "1", *PATIENT)
+    last = run.stdout.strip().splitlines()[-1]
+    assert run.returncode == 0 and "(done; seed 1)" in last and "1 episode (" in last, last

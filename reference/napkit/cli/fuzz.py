@@ -210,7 +210,8 @@ def _fuzz(args: argparse.Namespace) -> int:
             _header(args, program, command, seed, scope, program_chance, human)
         add_rulesets(known.values())  # a reproducer of a house game is checked against it
         campaign = Campaign(scope, session, seed, Games(default_spec().rulesets),
-                            program_chance=program_chance, chance_tries=chance != "program")
+                            program_chance=program_chance, chance_tries=chance != "program",
+                            pack_tries=chance == "harness")
         if args.jobs > 1 and not args.worker_dir:
             outcome = _in_jobs(args, campaign, seed, command)
         else:
@@ -336,6 +337,7 @@ def _report(args: argparse.Namespace, outcome: Outcome, seed: int, command: list
     from napkit.conform.fuzz.reproducer import readable, reproducer_case
     from napkit.conform.suite.cases import case_path
     from napkit.output.files import OutputFile
+    from napkit.output.tables import counted
 
     reach = outcome.reach
     rate = reach.hands / outcome.seconds if outcome.seconds > 0 else 0.0
@@ -357,8 +359,8 @@ def _report(args: argparse.Namespace, outcome: Outcome, seed: int, command: list
         for line in _reach_lines(reach, in_force):
             _tell(line, file=human)
     _tell(file=human)
-    words = (f"{reach.episodes} episodes ({reach.hands} hands, {reach.steps} steps) in "
-             f"{outcome.seconds:.1f} s, {rate:.0f} hands/s")
+    words = (f"{counted(reach.episodes, 'episode')} ({counted(reach.hands, 'hand')}, "
+             f"{counted(reach.steps, 'step')}) in {outcome.seconds:.1f} s, {rate:.0f} hands/s")
     if found is None:
         what = {"interrupted": "interrupted", "time": "time up", "hands": "done"}.get(
             outcome.stopped, outcome.stopped)

@@ -409,6 +409,7 @@ def _check_program(positions: Sequence[Position], command: Sequence[str], depth:
     """The counts of ``positions`` asked of a program over the protocol (spec/conformance.md
     5.3): a row per position, and where a count differs, where the legal actions differ."""
     from napkit.conform.perft.check import skip
+    from napkit.output import tables
     from napkit.output.tables import printable, printable_lines
     from napkit.protocol.process import ProtocolError, Session, process_opener
 
@@ -443,11 +444,12 @@ def _check_program(positions: Sequence[Position], command: Sequence[str], depth:
             print_lines(printable_lines(lines))  # they quote the program's answers
     finally:
         session.close()
-    verdict = (f"{_n(wrong, 'position')} DIFFER" if wrong else "all agree" if counted
-               else "NOTHING CHECKED")
-    left_out = f"; {_n(skipped, 'position')} skipped" if skipped else ""
-    print_lines([f"{_n(counted, 'count')} asked of {_n(len(positions) - skipped, 'position')}:"
-                 f" {verdict}{left_out} ({time.perf_counter() - began:.2f} s)"])
+    verdict = (f"{tables.counted(wrong, 'position')} DIFFER" if wrong else "all agree"
+               if counted else "NOTHING CHECKED")
+    left_out = f"; {tables.counted(skipped, 'position')} skipped" if skipped else ""
+    print_lines([f"{tables.counted(counted, 'count')} asked of "
+                 f"{tables.counted(len(positions) - skipped, 'position')}: {verdict}{left_out} "
+                 f"({time.perf_counter() - began:.2f} s)"])
     return EXIT_PROBLEMS if wrong or not counted else 0
 
 
@@ -505,11 +507,6 @@ def _row(position: Position, results: Sequence[Result], width: int) -> str:
     else:
         verdict = "ok"
     return f"{position.id:<{width}}  {depths:>6}  {results[-1].count:>11,}  {verdict}"
-
-
-def _n(count: int, word: str) -> str:
-    """``1 position``, ``2 positions``."""
-    return f"{count} {word}{'' if count == 1 else 's'}"
 
 
 __all__ = ["Result", "register", "run"]

@@ -38,6 +38,15 @@ _ESCAPES = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
 _UNPRINTABLE = frozenset({"Cc", "Cf", "Cs", "Zl", "Zp"})
 
 
+def counted(count: int, word: str) -> str:
+    """A count and its noun, as people write it: ``1 episode``, ``2 episodes``, ``0 hands``.
+
+    >>> counted(1, "position"), counted(3, "case")
+    ('1 position', '3 cases')
+    """
+    return f"{count} {word}" if count == 1 else f"{count} {word}s"
+
+
 def printable(text: str) -> str:
     """``text`` safe to print on a terminal: each control character (C0 and C1, DEL), format
     character (a right-to-left override, a soft hyphen; not the joiners emoji use), lone

@@ -151,15 +151,16 @@ class Campaign:
     """Episodes of one scope against one program, from one seed."""
 
     def __init__(self, scope: Scope, session: Session, seed: int, games: Games,
-                 program_chance: bool = False, chance_tries: bool = True) -> None:
+                 program_chance: bool = False, chance_tries: bool = True,
+                 pack_tries: bool = True) -> None:
         self.scope = scope
         self.session = session
         self.seed = seed
         self.games = games
-        # Whether the program makes the chance events (spec/conformance.md 2.5), and whether
-        # it may be handed bad ones to refuse.
+        # Whether the program makes the chance events (spec/conformance.md 2.5), whether it
+        # may be handed bad ones to refuse, and bad packs among them.
         self.program_chance = program_chance
-        self.prober = Prober(chance_tries)
+        self.prober = Prober(chance_tries, pack_tries)
         self.restarts = 0
 
     def episode(self, index: int, replay: list[int] | None = None) -> Episode:

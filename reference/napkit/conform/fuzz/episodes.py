@@ -41,6 +41,7 @@ from napkit.conform.suite.breaches import Breach, possible_breaches, refusal
 from napkit.conform.suite.starts import HandStart, draw_start, new_hand, strong_deal
 from napkit.conform.suite.support import (
     NOT_APPLICABLE,
+    PACK_BREACHES,
     forced_pass,
     handshake_problems,
     skips_forced_passes,
@@ -300,13 +301,15 @@ def draw_game(scope: Scope, games: Games, rng: random.Random) -> tuple[Game, str
 class Prober:
     """The illegal tries: which breaches can arise in a game, and one drawn at a step."""
 
-    def __init__(self, chance_tries: bool = True) -> None:
+    def __init__(self, chance_tries: bool = True, pack_tries: bool = True) -> None:
         # By the game's identity, the game kept with its answer (so that its id is no other
         # game's), emptied when it holds GAMES_KEPT.
         self.memo: dict[int, tuple[Game, tuple[Breach, ...], tuple[Breach, ...]]] = {}
         # A program that makes its own chance events is never handed one: it is not asked to
-        # refuse a bad pack either (spec/conformance.md 2.5).
+        # refuse a bad one either; one that makes them and is handed them too ("both") is
+        # never handed a pack the rules refuse (spec/conformance.md 2.5: PACK_BREACHES).
         self.chance_tries = chance_tries
+        self.pack_tries = pack_tries
 
     def breaches(self, game: Game) -> tuple[tuple[Breach, ...], tuple[Breach, ...]]:
         """The hand breaches and the match breaches that can arise in ``game``."""
@@ -354,7 +357,8 @@ class Prober:
             if not candidates:
                 continue
             seat, action = candidates[rng.randrange(len(candidates))]
-            if seat is None and not self.chance_tries:
+            if seat is None and not (self.chance_tries and (
+                    self.pack_tries or f"breach-{breach.name}" not in PACK_BREACHES)):
                 return ()
             rule, reason = refusal(state, seat, action)
             if rule == breach.rule:

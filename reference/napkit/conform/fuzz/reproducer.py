@@ -373,7 +373,7 @@ def position(state: HandState | MatchState) -> str:
     if hand is None:
         assert isinstance(state, MatchState)
         return f"the match is at its {state.phase_name} step; " + _turn(state.turn)
-    parts = [f"the hand is in its {hand.phase_name}"]
+    parts = ["the hand is over" if hand.is_over() else f"the hand is in its {hand.phase_name}"]
     bid = hand.contract_bid
     if bid is not None:
         parts.append(f"seat {hand.declarer} declared {bid.name}")

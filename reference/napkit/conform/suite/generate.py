@@ -91,6 +91,7 @@ from napkit.formats import records
 from napkit.formats.records import hand_outcome, match_actions
 from napkit.formats.values import action_from_json, action_to_json
 from napkit.output.files import write_text
+from napkit.output.tables import counted
 from napkit.players.biased import BiasedPlayer, Style
 from napkit.players.views import seat_view
 from napkit.reading import ReadError, loads
@@ -507,8 +508,8 @@ def _try_match_breach(ruleset: Ruleset, game: Game, breach: Breach, rng: random.
     who = "chance" if seat is None else f"seat {seat}"
     chips_words = "" if chips is None else f", {chips} chips each"
     words = (f"Generated: a match of {ruleset.id}, {game.players} players"
-             f"{_options_words(ruleset, dict(game.options))}, at most {_n(hands, 'hand')}"
-             f"{chips_words}; after {_n(i, 'step')}, in the match's {state.phase_name} step, "
+             f"{_options_words(ruleset, dict(game.options))}, at most {counted(hands, 'hand')}"
+             f"{chips_words}; after {counted(i, 'step')}, in the match's {state.phase_name} step, "
              f"{who}: {breach.words}: {action_words(action)}. The engine refuses it: {rule}: "
              f"{why}.")
     start = {"type": "start-match", "ruleset": ruleset.id, "options": dict(game.options),
@@ -521,12 +522,8 @@ def _try_match_breach(ruleset: Ruleset, game: Game, breach: Breach, rng: random.
                                                  state.phase_name])
 
 
-def _n(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
-
-
 def _tricks(n: int) -> str:
-    return _n(n, "trick")
+    return counted(n, "trick")
 
 
 def action_words(action: Action) -> str:
@@ -585,21 +582,22 @@ def match_case(ruleset: Ruleset, index: int, name: str | None = None,
             tags.add("sit-out")
         if any(h.result is not None and h.result.thrown_in for h in match.hands[:-1]):
             tags.add("redeal")
-        limit = "no agreed number of hands" if hands is None else f"at most {_n(hands, 'hand')}"
+        limit = ("no agreed number of hands" if hands is None
+                 else f"at most {counted(hands, 'hand')}")
         chips_words = "" if rules.match.bankroll is None else (
             f", {chips if chips is not None else rules.match.bankroll} chips each")
         knocked = ", ".join(str(s) for s in outcome["out"])
         words = (f"Generated: a match of {rid}, {players} players"
                  f"{_options_words(ruleset, dict(game.options))}, {limit}{chips_words}, "
                  f"random play with a bias drawn for each hand; "
-                 f"{_n(outcome['hands'], 'hand')} played"
+                 f"{counted(outcome['hands'], 'hand')} played"
                  f"{f', out: {knocked}' if knocked else ''}, "
                  f"winners: {', '.join(str(w) for w in outcome['winners'])}. Expected: the "
                  f"engine's balances, pool, winners, hands and knock-outs"
                  f"{', and the score sheet' if outcome.get('scores') is not None else ''}.")
         start = {"type": "start-match", "ruleset": rid, "options": dict(game.options),
                  "players": players, "hands": hands, "chips": chips}
-        case_name = name or f"{index:04d}-{_n(outcome['hands'], 'hand').replace(' ', '-')}"
+        case_name = name or f"{index:04d}-{counted(outcome['hands'], 'hand').replace(' ', '-')}"
         return _base(case_name, "match", game, seed, words, start,
                      _steps(steps, False), {"outcome": outcome}, sorted(tags))
     return None
