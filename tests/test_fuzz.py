@@ -498,3 +498,16 @@ def test_the_summary_counts_in_words() -> None:
     run = napkit("fuzz", "--hands", "1", "--seed", "1", *PATIENT)
     last = run.stdout.strip().splitlines()[-1]
     assert run.returncode == 0 and "(done; seed 1)" in last and "1 episode (" in last, last
+
+
+def test_kind_keeps_to_one_kind_of_case_as_conform_does(tmp_path: Path) -> None:
+    """--kind, as napkit conform has it: only matches fuzzed here; a kind the program does not
+    declare is a usage error naming its kinds."""
+    run, report = fuzz(tmp_path, "--kind", "match", "--hands", "10", "--seed", "3")
+    assert run.returncode == 0 and report["kinds"] == ["match"], report["kinds"]
+    # limited.py declares the kinds illegal and outcome only.
+    limited = [sys.executable, str(ROOT / "tests" / "fixtures" / "adapters" / "limited.py")]
+    refused = napkit("fuzz", "--kind", "match", "--hands", "1", *PATIENT, "--", *limited)
+    assert refused.returncode == 2, refused.stderr
+    assert "does not declare kind 'match' in its handshake (its kinds: illegal, outcome)" in \
+        refused.stderr, refused.stderr

@@ -73,6 +73,10 @@ def register(commands: Commands) -> None:
                       help="only this ruleset (of those the program declares); repeatable")
     fuzz.add_argument("--option", dest="options", action="append", default=[],
                       metavar="NAME=CHOICE", help="only this choice of an option; repeatable")
+    fuzz.add_argument("--kind", dest="kinds", action="append", default=[],
+                      choices=("legal", "illegal", "outcome", "match"), metavar="KIND",
+                      help="only episodes of this kind of case (legal, illegal: with illegal "
+                           "tries, outcome, match), as napkit conform --kind; repeatable")
     fuzz.add_argument("--players", dest="players", action="append", default=[],
                       type=whole_value("a number of players", 2, 10),
                       metavar="N", help="only tables of N players; repeatable")
@@ -187,7 +191,8 @@ def _fuzz(args: argparse.Namespace) -> int:
         return EXIT_FOUND
     try:
         try:
-            scope = scope_of(hello.supports, known, args.rulesets, options, args.players)
+            scope = scope_of(hello.supports, known, args.rulesets, options, args.players,
+                             args.kinds)
         except ScopeError as exc:  # a handshake refused is the program's fault, not the user's
             _say(str(exc))
             return EXIT_FOUND if isinstance(exc, HandshakeError) else EXIT_USAGE
@@ -293,7 +298,7 @@ def _in_jobs(args: argparse.Namespace, campaign: Campaign, seed: int, command: l
         if args.seconds is not None:
             line += ["--seconds", str(args.seconds)]
         for flag, values in (("--ruleset", args.rulesets), ("--option", args.options),
-                             ("--players", args.players),
+                             ("--players", args.players), ("--kind", args.kinds),
                              ("--ruleset-file", args.ruleset_files)):
             for value in values:
                 line += [flag, str(value)]
@@ -433,6 +438,7 @@ def _rerun_command(args: argparse.Namespace, seed: int) -> str:
     parts += [f"--ruleset {r}" for r in args.rulesets]
     parts += [f"--option {o}" for o in args.options]
     parts += [f"--players {p}" for p in args.players]
+    parts += [f"--kind {k}" for k in args.kinds]
     return " ".join(parts)
 
 

@@ -117,13 +117,25 @@ class HandshakeError(ScopeError):
     (spec/conformance.md 2.2: :func:`napkit.conform.suite.support.handshake_problems`)."""
 
 
+def _kinds(supports: Mapping[str, Any], only: Sequence[str]) -> frozenset[str]:
+    """The kinds of case the program declares, narrowed to ``only`` where given; ScopeError
+    for a kind of ``only`` it does not declare."""
+    kinds = frozenset(k for k in supports.get("kinds", []) if isinstance(k, str))
+    for wanted in only:
+        if wanted not in kinds:
+            raise ScopeError(f"the program does not declare kind {wanted!r} in its handshake "
+                             f"(its kinds: {', '.join(sorted(kinds)) or 'none'})")
+    return kinds & frozenset(only) if only else kinds
+
+
 def scope_of(supports: Mapping[str, Any], known: Mapping[str, Ruleset],
              rulesets: Sequence[str] = (), options: Mapping[str, str] | None = None,
-             players: Sequence[int] = ()) -> Scope:
+             players: Sequence[int] = (), only_kinds: Sequence[str] = ()) -> Scope:
     """What to fuzz: the rulesets, option choices and table sizes the program declared
     (spec/conformance.md 2.2), those napkit knows (``known``: the spec's and any house
-    rulesets given), narrowed to ``rulesets``, ``options`` (one choice per option name) and
-    ``players`` where given. HandshakeError for a declaration the rulesets refuse (an option
+    rulesets given), narrowed to ``rulesets``, ``options`` (one choice per option name),
+    ``players`` and the kinds of case ``only_kinds`` where given (a kind the program does not
+    declare is a ScopeError). HandshakeError for a declaration the rulesets refuse (an option
     or a choice they do not have, no kind or no ruleset)."""
     refused, _ = handshake_problems(supports, known)
     if refused:
@@ -131,7 +143,7 @@ def scope_of(supports: Mapping[str, Any], known: Mapping[str, Ruleset],
         raise HandshakeError(f"the program's handshake is refused: hello: {refused[0]}{more}")
     notes: list[str] = []
     declared: Mapping[str, Any] = supports.get("rulesets", {}) or {}
-    kinds = frozenset(k for k in supports.get("kinds", []) if isinstance(k, str))
+    kinds = _kinds(supports, only_kinds)
     for wanted in rulesets:
         if wanted not in declared:
             raise ScopeError(f"the program does not declare ruleset {wanted!r} in its handshake "
