@@ -13,9 +13,8 @@ import os
 import shutil
 import subprocess
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from pathlib import Path, PurePosixPath
-from typing import Any
 
 import pytest
 from napkit.conform.run.runner import PASSED, run_case
@@ -36,8 +35,7 @@ from napkit.conform.suite.generate import (
     is_generated,
     write_suite,
 )
-from napkit.protocol.adapter import Adapter
-from napkit.protocol.process import ProtocolError, Session
+from napkit.protocol.process import Session, in_process_opener
 from napkit.spec.catalog import default_spec
 from napkit.spec.house import load_ruleset_path
 from napkit.spec.rulesets import Ruleset
@@ -123,27 +121,6 @@ def house(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Ruleset]:
     OWN_RULESETS.update(saved)
 
 
-class HouseAdapter:
-    """napkit's adapter in this process, playing the house ruleset beside the spec's (as
-    ``napkit adapter --ruleset-file FILE`` does)."""
-
-    def __init__(self, rulesets: Sequence[Ruleset]) -> None:
-        self.adapter = Adapter(rulesets=rulesets)
-
-    def exchange(self, requests: Sequence[dict[str, Any]], timeout: float) -> tuple[
-            list[object], ProtocolError | None]:
-        return [self.adapter.handle(r) for r in requests], None
-
-    def stderr_tail(self, lines: int = 10) -> str:
-        return ""
-
-    def wait(self, seconds: float) -> bool:
-        return True
-
-    def kill(self) -> None:
-        pass
-
-
 def test_a_house_ruleset_gets_cases_that_load_and_pass(tmp_path: Path, house: Ruleset) -> None:
     by = "napkit conform --ruleset-file house.json"
     counts = write_suite(tmp_path, [house], by=by)
@@ -170,7 +147,7 @@ def test_a_house_ruleset_gets_cases_that_load_and_pass(tmp_path: Path, house: Ru
     in_force = {r.id for r in lawbook if r.kind == "play"} & set(house.rules)
     assert in_force <= {rule for case in cases for rule in case.rules}
     # And napkit's adapter, playing the house file, passes every one.
-    session = Session(lambda: HouseAdapter([house]), 10.0)
+    session = Session(in_process_opener([house]), 10.0)
     session.open()
     failed = []
     for case in cases:

@@ -12,7 +12,6 @@ from __future__ import annotations
 import copy
 import json
 import random
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -37,8 +36,7 @@ from napkit.formats.records import (
     match_record,
 )
 from napkit.players.playout import play_out
-from napkit.protocol.adapter import Adapter
-from napkit.protocol.process import ProtocolError, Session
+from napkit.protocol.process import Session, in_process_opener
 from napkit.spec import checks
 from napkit.spec.catalog import default_spec
 from napkit.spec.house import load_house_ruleset
@@ -353,27 +351,6 @@ def test_the_comparison_says_how_each_ruleset_scores() -> None:
 
 
 # --- the generated suite of a points game ---------------------------------------------------------
-class InProcess:
-    """napkit's adapter in this process, playing the house file (as ``napkit adapter
-    --ruleset-file FILE`` does)."""
-
-    def __init__(self, rulesets: Sequence[Ruleset]) -> None:
-        self.adapter = Adapter(rulesets=rulesets)
-
-    def exchange(self, requests: Sequence[dict[str, Any]], timeout: float) -> tuple[
-            list[object], ProtocolError | None]:
-        return [self.adapter.handle(r) for r in requests], None
-
-    def stderr_tail(self, lines: int = 10) -> str:
-        return ""
-
-    def wait(self, seconds: float) -> bool:
-        return True
-
-    def kill(self) -> None:
-        pass
-
-
 def test_the_generated_suite_of_a_points_game_scores_and_the_reference_passes(
         tmp_path: Path) -> None:
     house = load_house_ruleset(EXAMPLE)
@@ -393,7 +370,7 @@ def test_the_generated_suite_of_a_points_game_scores_and_the_reference_passes(
         tagged = {rule for c in cases for rule in c.rules}
         assert {"NAP-9.6.1", "NAP-9.6.2", "NAP-9.6.3", "NAP-9.6.4", "NAP-10.4.4",
                 "NAP-10.4.5"} <= tagged
-        session = Session(lambda: InProcess([house]), 10.0)
+        session = Session(in_process_opener([house]), 10.0)
         session.open()
         failed = []
         for case in outcomes + matches:

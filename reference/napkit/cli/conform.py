@@ -249,7 +249,7 @@ def _suite_usage(parser: argparse.ArgumentParser) -> int:
 
 
 def _suite_build(args: argparse.Namespace) -> int:
-    from napkit.conform.suite.games import build_suite, read_game
+    from napkit.conform.suite.games import build_suite, counts_words, read_game
 
     games = [read_game(given) for given in args.ruleset_files]  # said on one line by main
     if args.out.exists() and not args.out.is_dir():
@@ -259,9 +259,7 @@ def _suite_build(args: argparse.Namespace) -> int:
           sys.stderr)
     counts = build_suite(games, args.out)
     for game in games:
-        kinds = counts.get(game.describe(), {})
-        listed = ", ".join(f"{kinds[k]} {k}" for k in KINDS if kinds.get(k))
-        _tell(f"{game.describe()}: {sum(kinds.values())} cases ({listed}) under "
+        _tell(f"{game.describe()}: {counts_words(counts.get(game.describe(), {}))} under "
               f"{args.out / game.ruleset.id}", sys.stdout)
     words = ["napkit", "conform", "--suite", str(args.out)]
     for game in games:  # the cases of a game of a file need the file to be read
@@ -584,7 +582,7 @@ def _suite_root(args: argparse.Namespace, root: Path, games: list[Game], so_far:
 def _game_suite(games: list[Game], human: TextIO | None) -> tuple[Path, list[str]]:
     """The folder of the games' generated cases (from the cache, or generated now), and a
     note for each game of how many cases it has, which is said and kept in the reports."""
-    from napkit.conform.suite.games import cached_suite
+    from napkit.conform.suite.games import cached_suite, counts_words
 
     built = cached_suite(games, (lambda line: _tell(f"napkit conform: {line}", human))
                          if human is not None else (lambda _: None))
@@ -592,10 +590,8 @@ def _game_suite(games: list[Game], human: TextIO | None) -> tuple[Path, list[str
              else f"kept in {built.root}")
     notes = []
     for game in games:
-        kinds = built.counts.get(game.describe(), {})
-        listed = ", ".join(f"{kinds[k]} {k}" for k in KINDS if kinds.get(k))
-        notes.append(f"the suite of {game.describe()}: {sum(kinds.values())} generated cases "
-                     f"({listed or 'none'}), {where}")
+        cases = counts_words(built.counts.get(game.describe(), {}), "generated cases")
+        notes.append(f"the suite of {game.describe()}: {cases}, {where}")
     if human is not None:
         for note in notes:
             _tell(f"napkit conform: {note}", human)

@@ -338,7 +338,7 @@ def compare(recorded: Any, actual: Any, path: list[str | int], rule: str | None,
 _OUTCOME_RULES = {"made": "NAP-8.3.2", "declarer_tricks": "NAP-3.2.1", "declarer": "NAP-5.3.1",
                   "contract": "NAP-5.3.1", "thrown_in": "NAP-5.3.2", "trick_winners": "NAP-8.2.1",
                   "tricks": "NAP-8.2.1", "pool": "NAP-9.3.1", "net": "NAP-9.1.1",
-                  "score": "NAP-9.6.2", "scores": "NAP-10.4.4"}
+                  "scores": "NAP-10.4.4"}  # a hand's "score": score_rule
 
 
 def score_rule(outcome: Mapping[str, Any] | None) -> str:

@@ -42,8 +42,8 @@ OUTCOME_RULES = {
     "declarer_tricks": "NAP-8.3.2", "made": "NAP-8.3.2", "trick_winners": "NAP-8.2.1",
     "tricks": "NAP-8.2.1", "payments": "NAP-9.1.1", "pool": "NAP-9.3.1", "net": "NAP-9.1.1",
     "balances": "NAP-9.1.1", "winners": "NAP-10.4.3", "hands": "NAP-10.4.1",
-    "out": "NAP-10.4.2", "score": "NAP-9.6.2", "scores": "NAP-10.4.4",
-}
+    "out": "NAP-10.4.2", "scores": "NAP-10.4.4",
+}  # and a hand's "score": by how the hand ended (napkit.formats.records.score_rule)
 
 
 # The rules that say who acts next, and how many steps back a difference of turn looks for

@@ -825,22 +825,17 @@ def _generate(rulesets: Sequence[Ruleset], book: Book) -> Iterator[JSONObject]:
             case["rules"] = book.tag(case)
             covered.update((ruleset.id, rule) for rule in case["rules"])
             yield case
-    # Stakes raised twice: where each throw-in doubles the stakes again (NAP-9.4.1), a match
-    # whose played hand follows two throw-ins in a row, so that the stakes are four times.
-    for ruleset in rulesets:
-        case = _raised_twice(ruleset)
-        if case is not None:
-            case["rules"] = book.tag(case)
-            covered.update((ruleset.id, rule) for rule in case["rules"])
-            yield case
-    # A score sheet's target reached exactly, before the agreed hands: where a match ends
-    # because of it (NAP-10.4.5), and where a program that ends it a point late does not.
-    for ruleset in rulesets:
-        case = _target_reached(ruleset)
-        if case is not None:
-            case["rules"] = book.tag(case)
-            covered.update((ruleset.id, rule) for rule in case["rules"])
-            yield case
+    # Matches that random play seldom gives: stakes raised twice, where each throw-in doubles
+    # them again (NAP-9.4.1: a played hand after two throw-ins in a row, at four times); and a
+    # score sheet's target reached exactly before the agreed hands (NAP-10.4.5), which a
+    # program that ends the match a point late fails.
+    for special in (_raised_twice, _target_reached):
+        for ruleset in rulesets:
+            case = special(ruleset)
+            if case is not None:
+                case["rules"] = book.tag(case)
+                covered.update((ruleset.id, rule) for rule in case["rules"])
+                yield case
     # Targeted: for each empty cell, cases drawn until one exercises the rule.
     for ruleset in rulesets:
         for rule in sorted(book.in_force[ruleset.id], key=book.order):
