@@ -40,8 +40,9 @@ def one(name: str, rulesets: tuple[str, ...], seconds: float, seed: int, folder:
     report = folder / f"{name}.report.json"
     case = folder / f"{name}.case.json"
     command = [sys.executable, str(MUTANT), name]
-    args = ["fuzz", "--seconds", str(seconds), "--seed", str(seed), "-q", "--shrink-seconds",
-            "15", "--json", str(report), "-o", str(case)]
+    # --first: the time to find a mutant is the time to its first disagreement.
+    args = ["fuzz", "--first", "--seconds", str(seconds), "--seed", str(seed), "-q",
+            "--shrink-seconds", "15", "--json", str(report), "-o", str(case)]
     for ruleset in rulesets:
         args += ["--ruleset", ruleset]
     began = time.monotonic()

@@ -174,7 +174,7 @@ def test_a_failure_is_drawn_as_a_hand_with_step_0_the_deal(
     assert failure["actions"][0] == {"number": 0, "seat": None, "action": {"type": "deal"},
                                      "words": failure["actions"][0]["words"]}
     assert [a["number"] for a in failure["actions"]] == list(range(failure["step"]))
-    assert failure["after"] is False and "is to act" in failure["position"]
+    assert failure["after"] is False and " to bid" in failure["position"]
     assert [b["rule"] for b in failure["blamed"]] == ["NAP-5.2.1"]
     assert f"the steps before step {failure['step']} (step 0 is the deal):" in out
     assert "NAP-5.2.1 Pass or bid higher" in out
@@ -193,7 +193,7 @@ def test_an_illegal_try_accepted_is_drawn_as_the_hand_it_was_tried_in(
     assert failure["after"] is True and failure["where"] == "step 5"
     assert failure["deal"] is not None and "AS" in failure["deal"]["hands"]["1"]
     assert [a["number"] for a in failure["actions"]] == list(range(6))
-    assert "seat 1 is to act" in failure["position"]
+    assert failure["position"].startswith("seat 1 to play to trick 1; ")
     assert "the steps to step 5 (step 0 is the deal):" in out
     assert "after step 5: accepted seat 1's" in out
 

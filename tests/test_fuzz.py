@@ -27,7 +27,7 @@ SLOW = ROOT / "tests" / "fixtures" / "adapters" / "slow.py"
 # Budgets in hands, not seconds, and time limits no busy machine reaches: what a run finds
 # is the seed's, however slow the machine (a mutant is found within 20 episodes of its seed;
 # the cap only ends a run that would find nothing). Only shrinking is given seconds.
-FIND = ("--hands", "1000")
+FIND = ("--hands", "1000", "--first")  # found within 1,000 episodes: stop there
 PATIENT = ("--timeout", "300", "--start-timeout", "300")
 
 
@@ -128,6 +128,7 @@ def test_a_seed_replays_a_run_exactly(tmp_path: Path) -> None:
         (tmp_path / folder).mkdir()
         _, report = fuzz(tmp_path / folder, "--hands", "30", "--seed", seed)
         report.pop("seconds")
+        report.pop("seconds_playing")
         reports.append(report)
     first, second, other = reports
     assert first == second
@@ -409,6 +410,10 @@ def test_a_program_that_takes_its_forced_passes_is_fuzzed_clean(tmp_path: Path) 
                        program=[sys.executable, str(SKIPS_FORCED)])
     assert run.returncode == 0, run.stdout + run.stderr
     assert report["disagreement"] is None and report["episodes"] == 150
+    # Its header says so (the passes are neither sent nor tried illegally).
+    said = napkit("fuzz", "--hands", "2", "--seed", "1", "--", sys.executable,
+                  str(SKIPS_FORCED))
+    assert "takes its forced passes itself" in said.stdout, said.stdout + said.stderr
 
 
 def test_a_bug_of_a_program_that_takes_its_forced_passes_is_found_and_rerun(
@@ -418,7 +423,7 @@ def test_a_bug_of_a_program_that_takes_its_forced_passes_is_found_and_rerun(
 
     program = [sys.executable, str(SKIPS_FORCED), "--bug", "stakes-ignored"]
     run, report = fuzz(tmp_path, "--hands", "1000", "--seed", "3", "--ruleset", "pub-floater",
-                       "--no-shrink", program=program)
+                       "--no-shrink", "--first", program=program)
     assert run.returncode == 1, run.stdout + run.stderr
     assert report["disagreement"]["message"].startswith("outcome.payments")
     path = tmp_path / "case.json"

@@ -23,7 +23,7 @@ from typing import Any
 
 import pytest
 from napkit.conform.fuzz.campaign import Campaign
-from napkit.conform.fuzz.episodes import Disagreement, Games, Ref, scope_of
+from napkit.conform.fuzz.episodes import Disagreement, Games, Ref, Verdict, scope_of
 from napkit.output.tables import shorten
 from napkit.protocol.process import (
     LONGEST_NAME,
@@ -221,18 +221,19 @@ def test_shrinking_keeps_only_the_smallest_failure_so_far() -> None:
     made: list[weakref.ref[Disagreement]] = []  # every failure made, while it lives
     most = 0
 
-    def check(candidate: Any, requests: Any = None) -> tuple[Disagreement | None, int]:
+    def verdict(candidate: Any, requests: Any = None) -> Verdict:
         nonlocal most
         most = max(most, sum(ref() is not None for ref in made))
         if len(candidate.steps) < 12:  # a failure of the twelfth step, say
-            return None, 0
+            return Verdict(None, 0)
         found = Disagreement(Ref("apply", 0), "refused the deal", expected="accepted",
                              got={"type": "refused", "rule": None, "reason": "r" * 1000})
         made.append(weakref.ref(found))
-        return found, 0
+        return Verdict(found, 0)
 
-    campaign.check = check  # type: ignore[method-assign,assignment]
-    first, _ = check(episode)
+    campaign.verdict = verdict  # type: ignore[method-assign,assignment]
+    campaign._fresh = lambda episode, target: True  # type: ignore[method-assign]  # alone too
+    first = verdict(episode).disagreement
     assert first is not None
     found = campaign.shrink_found(episode, first, 0.0)
     program.close()

@@ -137,7 +137,7 @@ def test_fuzz_prints_a_hostile_program_escaped(tmp_path: Path, program: Path) ->
                             str(tmp_path / "fuzz.json"), "--", sys.executable, str(program),
                             "refuses")
     assert status == 1
-    assert "FOUND" in output and "napkit fuzz: evil\\x1b[2J" in output
+    assert "FAILED: 1 distinct disagreement" in output and "napkit fuzz: evil\\x1b[2J" in output
     assert_clean(output)
     # The reports keep the strings as they came (short ones), for programs to read.
     report = json.loads((tmp_path / "fuzz.json").read_text())

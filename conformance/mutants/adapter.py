@@ -1,6 +1,8 @@
 """The reference adapter with one mutant applied: a deliberately wrong Nap program.
 
     python conformance/mutants/adapter.py NAME      serve napkit-adapter/1 with mutant NAME
+    python conformance/mutants/adapter.py NAME...   with several mutants at once (a program
+                                                    with several bugs, for napkit fuzz)
     python conformance/mutants/adapter.py --list    every mutant: name, rule id, rulesets
 
 It is napkit's own adapter (:mod:`napkit.protocol.adapter`) speaking the protocol on standard input
@@ -29,7 +31,7 @@ def _importable() -> None:
         sys.path.insert(0, str(ROOT))
 
 
-USAGE = "usage: python conformance/mutants/adapter.py NAME | --list"
+USAGE = "usage: python conformance/mutants/adapter.py NAME... | --list"
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -45,21 +47,24 @@ def main(argv: Sequence[str] | None = None) -> int:
         for m in REGISTRY.values():
             print(f"{m.name:<{width}}  {m.rule:<10}  {m.phase:<10}  {','.join(m.rulesets)}")
         return 0
-    if len(args) != 1 or args[0].startswith("-"):
+    if not args or any(a.startswith("-") for a in args):
         print(USAGE, file=sys.stderr)
         return 2
-    found = REGISTRY.get(args[0])
-    if found is None:
-        print(f"no mutant {args[0]!r} (--list shows them all)", file=sys.stderr)
+    unknown = [a for a in args if a not in REGISTRY]
+    if unknown:
+        print(f"no mutant {unknown[0]!r} (--list shows them all)", file=sys.stderr)
         return 2
     from napkit.protocol import adapter
 
-    found.apply()
+    mutants = [REGISTRY[a] for a in args]
+    for found in mutants:
+        found.apply()
     hello = adapter.Adapter._hello
+    name = " and ".join(f"{m.name} ({m.rule})" for m in mutants)
 
     def named_hello(self: adapter.Adapter, request: dict[str, object]) -> dict[str, object]:
         answer = dict(hello(self, request))
-        answer["name"] = f"napkit with mutant {found.name} ({found.rule})"
+        answer["name"] = f"napkit with mutant{'s' if len(mutants) > 1 else ''} {name}"
         return answer
 
     adapter.Adapter._hello = named_hello  # type: ignore[method-assign]

@@ -23,10 +23,14 @@ def register(commands: Commands) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter)
     adapter.add_argument("--ruleset-file", dest="ruleset_files", action="append", default=[],
                          metavar="FILE", help="play this house ruleset too (repeatable)")
+    adapter.add_argument("--state", action="store_true",
+                         help="declare supports.state, so that the harness asks for its view "
+                              "of the hand (spec/conformance.md 2.3)")
     adapter.set_defaults(run=_adapter)
 
 
 def _adapter(args: argparse.Namespace) -> int:
     from napkit.protocol.adapter import main
 
-    return main([word for path in args.ruleset_files for word in ("--ruleset-file", path)])
+    return main([word for path in args.ruleset_files for word in ("--ruleset-file", path)]
+                + (["--state"] if args.state else []))

@@ -463,8 +463,17 @@ def _finish(args: argparse.Namespace, run: Run, opened: list[tuple[str, OutputFi
     for line in unwritten:
         _say(line)
     if nothing_checked(run.counts) and not run.interrupted:
-        _say(f"nothing was checked: the program's handshake declares none of the {run.selected}"
-             " cases chosen, and every one was skipped")
+        from napkit.conform.fuzz.reproducer import not_run
+
+        # A reproducer of napkit fuzz skipped for the program's chance events says how to see
+        # its disagreement again (spec/conformance.md 2.5), not only that nothing ran.
+        said = [not_run(r.case, r.message, run.command) for r in run.results]
+        if said and all(said):
+            for why in dict.fromkeys(said):
+                _say(f"nothing was checked: {why}")
+        else:
+            _say(f"nothing was checked: the program's handshake declares none of the "
+                 f"{run.selected} cases chosen, and every one was skipped")
     if run.interrupted:
         _say(f"interrupted: {run.selected - len(run.results)} of {run.selected} cases not run"
              + (", the reports written with what ran" if opened and not unwritten else ""))

@@ -104,7 +104,7 @@ def run_merge(args: argparse.Namespace) -> int:
 
 
 def _merge(paths: list[str], output: str, quiet: bool) -> int:
-    from napkit.conform.fuzz.jobs import FUZZ_REPORT, merge_fuzz_reports
+    from napkit.conform.fuzz.report import FUZZ_REPORT, merge_fuzz_reports
     from napkit.conform.report.saved import ReportFileError, read_json
     from napkit.conform.report.text import dump_report
     from napkit.conform.run.shards import MergeError, merge_reports
@@ -159,12 +159,19 @@ def _merge(paths: list[str], output: str, quiet: bool) -> int:
 
 
 def _fuzz_summary(merged: dict[str, Any], shards: int) -> str:
+    from napkit.output.tables import counted
+
     found = merged["disagreement"]
     words = (f"{merged['episodes']} episodes ({merged['hands']} hands) of {shards} shards "
              f"against {merged['program']}, seed {merged['seed']}")
     if found is None:
         return f"ok: no disagreement: {words}"
-    return f"FAILED: episode {found['episode']}: {found['message']} ({words})"
+    new = [d for d in merged.get("disagreements") or [] if d.get("known") is None]
+    if len(new) <= 1:
+        return f"FAILED: episode {found['episode']}: {found['message']} ({words})"
+    names = "; ".join(f"{d['signature']} ({d['count']}x, from episode {d['episode']})"
+                      for d in new)
+    return f"FAILED: {counted(len(new), 'distinct disagreement')}: {names} ({words})"
 
 
 def _summary(merged: dict[str, Any], shards: int) -> str:

@@ -13,5 +13,7 @@
 - :mod:`~napkit.conform.perft`: counting the legal action sequences from a position, and
   asking a program for its counts;
 - :mod:`~napkit.conform.report`: the reports of a run: terminal, JSON, JUnit, TAP, HTML, the
-  site comparing programs, the diff of two runs, badges, a failure drawn for a person.
+  site comparing programs, the diff of two runs, badges, a failure drawn for a person;
+- :mod:`~napkit.conform.cause`: which rule's effect a program got wrong where its answers
+  first differ, and the one blame of a difference that ``conform`` and ``fuzz`` share.
 """

@@ -9,6 +9,7 @@ path of the offending value.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Sequence
 from typing import Any, cast
 
@@ -286,3 +287,12 @@ def result_to_json(r: Result) -> dict[str, JSONValue]:
     if r.score is not None:
         out["score"] = list(r.score)
     return out
+
+
+def action_key(action: object) -> str:
+    """An action's identity for comparing sets of legal actions: its JSON with sorted keys,
+    the cards of a buy taken as a set (formats.md fixes no order for them)."""
+    if isinstance(action, dict) and action.get("type") == "buy" and isinstance(
+            action.get("cards"), list):
+        action = {**action, "cards": sorted(map(str, action["cards"]))}
+    return json.dumps(action, sort_keys=True, separators=(",", ":"))

@@ -80,6 +80,7 @@ FIELDS: dict[str, tuple[str, ...]] = {
     "bye": (),
     "chance": (),
     "perft": ("depth", "divide"),
+    "state": (),
 }
 
 
@@ -106,11 +107,18 @@ class Adapter:
     With ``skips_forced`` it plays as the many programs that never ask a player whose only
     legal action is a pass (spec/conformance.md 2.2: ``supports.forced_passes`` is
     ``"skipped"``): after each action it takes every such pass itself, so that its ``legal``
-    answer is where those passes have left play."""
+    answer is where those passes have left play.
+
+    It answers the ``state`` request (2.3) either way, and declares it (``supports.state``)
+    with ``states``: not by default, since the harness then asks it after many steps and
+    compares the answers (``napkit conform -q`` took 15% longer), which checks nothing of the
+    engine against itself that the legal sets and outcomes do not."""
 
     def __init__(self, deals: bool = False, seed: int | None = None,
-                 rulesets: Sequence[Ruleset] = (), skips_forced: bool = False) -> None:
+                 rulesets: Sequence[Ruleset] = (), skips_forced: bool = False,
+                 states: bool = False) -> None:
         self.state: HandState | MatchState | None = None
+        self.states = states
         self.skips_forced = skips_forced
         self.done = False  # set once "bye" has been answered
         self.deals = deals
@@ -366,6 +374,8 @@ class Adapter:
 
     def _hello(self, request: JSONObject) -> JSONObject:
         found = supports(self.own.values())
+        if self.states:  # it answers the state request either way (spec/conformance.md 2.4)
+            found["state"] = True
         if self.deals:
             found["chance"] = "both"
         if self.skips_forced:
@@ -399,6 +409,14 @@ class Adapter:
         count = sum(n for _, n in parts) if parts else perft(state, depth)
         return {"type": "perft", "count": count,
                 "divide": [{"action": action_to_json(a), "count": n} for a, n in parts]}
+
+    def _state(self, request: JSONObject) -> JSONObject:
+        """The hand in play as napkit sees it: the contract, trumps, the current trick, the
+        tricks each seat has won and whose turn it is (spec/conformance.md 2.4); null between
+        the hands of a match."""
+        from napkit.conform.run.state import state_json  # only for a harness that asks
+
+        return {"type": "state", "state": state_json(self._playing())}
 
     def _game(self, request: JSONObject) -> Game:
         """The game a start request names. The spec's are kept here too, the last
@@ -494,7 +512,8 @@ def _passes_taken(state: HandState | MatchState) -> HandState | MatchState:
 def supports(own: Iterable[Ruleset] = ()) -> JSONObject:
     """The handshake's ``supports``: every ruleset of the spec (and ``own``), every choice of
     every option ("*"), every number of players any choice of options allows, every kind of
-    case, and the ``perft`` request (spec/conformance.md 5.3)."""
+    case, and the ``perft`` request (spec/conformance.md 5.3). (The ``state`` request, which
+    a program built on this list need not answer, is declared by the adapter's handshake.)"""
     rulesets: JSONObject = {}
     every = {**default_rulesets(), **{r.id: r for r in own}}  # no law book: a quick start
     for ruleset_id, ruleset in sorted(every.items()):
@@ -807,7 +826,7 @@ def _write(stdout: BinaryIO, answers: list[bytes]) -> None:
 
 
 USAGE = ("usage: python -m napkit.protocol.adapter [--deals-itself [--seed N]]"
-         " [--skip-forced-passes] [--ruleset-file FILE]... (or: napkit adapter)")
+         " [--skip-forced-passes] [--state] [--ruleset-file FILE]... (or: napkit adapter)")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -817,6 +836,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     program that shuffles inside its own loop does (spec/conformance.md 2.5);
     ``--skip-forced-passes`` that it takes a pass that is the only legal action itself,
     unasked (2.2);
+    ``--state`` that it answers the ``state`` request (2.3), so that the harness asks it;
     ``--ruleset-file FILE`` plays a house ruleset (spec/README.md) beside the spec's."""
     args = list(sys.argv[1:] if argv is None else argv)
     if args[:1] in (["-h"], ["--help"]):
@@ -827,13 +847,17 @@ def main(argv: Sequence[str] | None = None) -> int:
               "with its own\n                   deals (seeded with --seed N)\n"
               "  --skip-forced-passes  declare supports.forced_passes \"skipped\" and take "
               "a pass that is\n                   the only legal action unasked\n"
+              "  --state          declare supports.state: the harness asks for its view of "
+              "the hand\n"
               "  --ruleset-file   play this house ruleset too (repeatable)")
         return 0
-    deals, seed, files, skips = False, None, [], False
+    deals, seed, files, skips, states = False, None, [], False, False
     while args:
         word = args.pop(0)
         if word == "--deals-itself":
             deals = True
+        elif word == "--state":
+            states = True
         elif word == "--skip-forced-passes":
             skips = True
         elif word == "--seed" and args and args[0].isdigit():
@@ -842,7 +866,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             files.append(args.pop(0))
         else:
             print(f"napkit adapter: takes no arguments but --deals-itself, --seed N, "
-                  f"--skip-forced-passes and --ruleset-file FILE, not {word!r} (it speaks "
+                  f"--skip-forced-passes, --state and --ruleset-file FILE, not {word!r} (it "
+                  "speaks "
                   f"{PROTOCOL} on standard input and output)", file=sys.stderr)
             return 2
     own: list[Ruleset] = []
@@ -858,7 +883,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
     settle()
     try:
-        return serve(sys.stdin.buffer, sys.stdout.buffer, adapter=Adapter(deals, seed, own, skips))
+        return serve(sys.stdin.buffer, sys.stdout.buffer,
+                     adapter=Adapter(deals, seed, own, skips, states))
     except (BrokenPipeError, KeyboardInterrupt):
         return 0
 

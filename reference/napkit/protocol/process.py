@@ -71,7 +71,7 @@ MEMO_LINE = 8 * 1024
 #: be one that passes the caller's own check of that request (see Session.read).
 Expected = Callable[[], tuple[bytes, "JSONObject"]]
 RESPONSE_TYPES = ("hello", "ok", "legal", "accepted", "refused", "outcome", "bye", "error",
-                  "chance", "perft")
+                  "chance", "perft", "state")
 
 
 class ProtocolError(Exception):
@@ -113,10 +113,11 @@ class Channel(Protocol):
 class InProcessChannel:
     """napkit's adapter, called directly: what the protocol costs is measured against this."""
 
-    def __init__(self, rulesets: Sequence[Any] = ()) -> None:
+    def __init__(self, rulesets: Sequence[Any] = (), adapter: Any = None) -> None:
         from napkit.protocol.adapter import Adapter
 
-        self.adapter = Adapter(rulesets=rulesets)  # house rulesets played beside the spec's
+        # house rulesets played beside the spec's; or an adapter of one's own (a test's)
+        self.adapter = adapter if adapter is not None else Adapter(rulesets=rulesets)
 
     def exchange(self, requests: Sequence[JSONObject], timeout: float) -> tuple[
             list[object], ProtocolError | None]:

@@ -367,6 +367,7 @@ def collect_examples(data: SiteData) -> list[Example]:
     perft = _example_perft()
     if perft is not None:
         examples.append(perft)
+    examples += _example_fuzz()
     examples += [Example("adapter", e.where, e.document) for e in adapter]
     return examples
 
@@ -378,6 +379,20 @@ def _example_case(data: SiteData) -> Example | None:
         return None
     path = cases[0].path
     return Example("case", shown_path(path), json.loads(path.read_text(encoding="utf-8")))
+
+
+def _example_fuzz() -> list[Example]:
+    """A fuzzing report of a short campaign against napkit's adapter, and a file of known
+    differences, both as napkit writes them (spec/conformance.md 4.3, 4.4)."""
+    from napkit.conform.fuzz.groups import known_text
+    from napkit.conform.fuzz.report import example_report
+
+    known = known_text([("NAP-5.2.5", "we allow Wellington without a Nap, as our club does")],
+                       {})
+    return [Example("fuzz-report", "napkit fuzz --ruleset classic --hands 4 --seed 1 --json "
+                    "FILE (against napkit's adapter)", example_report()),
+            Example("fuzz-known", "napkit fuzz --write-known FILE (its reason edited)",
+                    json.loads(known))]
 
 
 def _example_perft() -> Example | None:

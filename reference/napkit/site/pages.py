@@ -53,8 +53,8 @@ SCHEMAS = "schemas"
 
 # The order of the schema page: what passes between programs first, then the spec's own files.
 SCHEMA_ORDER = ("card", "action", "result", "hand-record", "match-record", "state", "view",
-                "case", "perft", "adapter", "ruleset", "house-ruleset", "lawbook", "decisions",
-                "sources")
+                "case", "perft", "adapter", "fuzz-report", "fuzz-known", "ruleset",
+                "house-ruleset", "lawbook", "decisions", "sources")
 
 
 

@@ -29,6 +29,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple, NoReturn, TypeVar
 
+from napkit.conform.cause import Cause
 from napkit.conform.fuzz.shrink import Choices
 from napkit.conform.run.runner import (
     DisagreementError,
@@ -36,7 +37,9 @@ from napkit.conform.run.runner import (
     _check_legal,
     _check_outcome,
     _check_refused,
+    _check_state,
 )
+from napkit.conform.run.state import asked_after, asks_state, expect_state, state_json
 from napkit.conform.suite.breaches import Breach, possible_breaches, refusal
 from napkit.conform.suite.starts import HandStart, draw_start, new_hand, strong_deal
 from napkit.conform.suite.support import (
@@ -251,6 +254,9 @@ class Episode:
     # Its forced passes are not sent (the program takes them itself: Scope.skips_forced).
     skips_forced: bool = False
     held: frozenset[str] = frozenset()  # its options declared "n/a" (Playable.held)
+    # Its chance events were made by the program (ProgramChance): its steps hold the program's
+    # deals, and it cannot be drawn again from ``drawn`` (so it is not shrunk).
+    chance_by_program: bool = False
 
     @property
     def over(self) -> bool:
@@ -515,7 +521,8 @@ def _choose(player: BiasedPlayer, state: HandState, seat: int, legal: tuple[Acti
 class Ref(NamedTuple):
     """Where in an episode a request belongs: ``part`` is "start", "legal" (before step
     ``step``), "probe" (the ``probe``-th try before step ``step``; after the last step for the
-    tries once play is over), "apply" (step ``step``) or "outcome"."""
+    tries once play is over), "apply" (step ``step``), "state" (the program's state after
+    step ``step``, where it answers the state request) or "outcome"."""
 
     part: str
     step: int = 0
@@ -693,7 +700,7 @@ def expectations(requests: Plan) -> list[Expected | None]:
             out.append(check.expect)
         elif isinstance(check, _AcceptedCheck):
             out.append(_accepted)
-        elif isinstance(check, _OutcomeCheck) or (
+        elif isinstance(check, (_OutcomeCheck, _StateCheck)) or (
                 isinstance(check, _RefusedCheck) and check.probe.reason is not None):
             out.append(check.expect)
         else:
@@ -742,22 +749,68 @@ class _AcceptedCheck:
 
 
 def plan(episode: Episode, kinds: frozenset[str]) -> Plan:
-    """Every request of an episode, in order, with the check of its answer."""
+    """Every request of an episode, in order, with the check of its answer; with "state" in
+    ``kinds`` (:func:`session_kinds`), the program's state after the steps
+    :func:`~napkit.conform.run.state.asked_after` picks."""
     out: Plan = [(Ref("start"), dict(episode.start), _check_ok)]
     legal = "legal" in kinds
     skips = episode.skips_forced
-    for i, step in enumerate(episode.steps):
-        _plan_step(out, i, step, legal, skips)
+    steps = episode.steps
+    if "state" not in kinds:  # the loop as it was: nothing more per step for other programs
+        for i, step in enumerate(steps):
+            _plan_step(out, i, step, legal, skips)
+    else:
+        for i, step in enumerate(steps):
+            if _plan_step(out, i, step, legal, skips):
+                _ask_state(out, episode, i)
     out += end_requests(episode, kinds)
     return out
 
 
-def _plan_step(out: Plan, i: int, step: Step, legal: bool, skips: bool = False) -> None:
+def _ask_state(out: Plan, episode: Episode, i: int) -> None:
+    """Add the state request after step ``i`` to ``out``, where
+    :func:`~napkit.conform.run.state.asked_after` asks it: the engine's state then is the one
+    before the next step sent (after the forced passes the program takes itself)."""
+    steps = episode.steps
+    after = i + 1
+    while episode.skips_forced and after < len(steps) and forced(steps[after]):
+        after += 1
+    state = steps[after].before if after < len(steps) else episode.final
+    if asked_after(steps[i].before, state, after == len(steps)):
+        out.append((Ref("state", i), _STATE_REQUEST, _StateCheck(i, steps[i], state)))
+
+
+_STATE_REQUEST: JSONObject = {"type": "state"}  # shared: read, never changed
+
+
+class _StateCheck:
+    """The check of a ``state`` answer after a step (the runner's, which names the first field
+    that differs and its cause). :meth:`expect` gives the answer as napkit's adapter writes
+    it (process.Expected)."""
+
+    __slots__ = ("after", "expected", "index", "step")
+
+    def __init__(self, index: int, step: Step, after: HandState | MatchState) -> None:
+        self.index = index
+        self.step = step
+        self.after = after
+        self.expected = state_json(after)
+
+    def __call__(self, answer: JSONObject) -> str:
+        step = self.step
+        return _check_state(answer, f"step {self.index}", step.before, step.seat, step.action,
+                            self.after, self.expected)
+
+    def expect(self) -> tuple[bytes, JSONObject]:
+        return expect_state(self.expected)
+
+
+def _plan_step(out: Plan, i: int, step: Step, legal: bool, skips: bool = False) -> bool:
     """Add the requests of step ``i`` to ``out``: before it (see :func:`before_step`), then
     the step itself (each Ref built as a tuple: see _tuple); nothing for a forced pass where
-    the program takes them itself (``skips``)."""
+    the program takes them itself (``skips``). Whether the step is sent."""
     if skips and forced(step):
-        return
+        return False
     state, seat, action, probes, actions = step
     if legal:
         out.append((_tuple(Ref, ("legal", i, 0)), _LEGAL_REQUEST,
@@ -766,6 +819,7 @@ def _plan_step(out: Plan, i: int, step: Step, legal: bool, skips: bool = False) 
         out += _tries(i, probes)
     out.append((_tuple(Ref, ("apply", i, 0)), apply_request(seat, action),
                 _AcceptedCheck(i, seat, action)))
+    return True
 
 
 def before_step(i: int, step: Step | tuple[HandState | MatchState, int | None],
@@ -875,6 +929,10 @@ class Disagreement:
     got: Any = None
     problem: str = ""  # how the program broke the protocol, if it did (ProtocolError.what)
     stderr: str = ""
+    # Which rule's effect the program got wrong (spec/conformance.md 8), where known when the
+    # disagreement is made (a field of the program's own state); else None, and the
+    # reproducer's blame infers it from the episode (napkit.conform.cause).
+    cause: Cause | None = None
 
     @property
     def signature(self) -> tuple[str, ...]:
@@ -891,14 +949,23 @@ class Disagreement:
         if self.ref.part == "outcome":
             where = self.message.split(":", 1)[0]
             return ("outcome", where.split("[")[0])
+        if self.ref.part == "state":  # the field of the program's state that differs
+            return ("state", self.message.split(":", 1)[0].removeprefix("state."))
         return (self.ref.part,)
 
 
 class Verdict(NamedTuple):
-    """How an episode went: its disagreement (None: none) and how many refusals named no rule."""
+    """How an episode went: its disagreement (None: none), how many refusals named no rule,
+    and the disagreements found after the first where the program played on (verdict_of)."""
 
     disagreement: Disagreement | None
     unnamed: int
+    later: tuple[Disagreement, ...] = ()
+
+    @property
+    def every(self) -> tuple[Disagreement, ...]:
+        """Every disagreement of the episode, the first first."""
+        return () if self.disagreement is None else (self.disagreement, *self.later)
 
 
 def check_episode(episode: Episode, session: Session, requests: Plan | None = None) -> Verdict:
@@ -916,11 +983,13 @@ def judge(requests: Plan, session: Session) -> tuple[list[JSONObject], Verdict]:
     return answers, verdict_of(requests, answers, error, read=read)
 
 
-def judge_group(plans: Sequence[Plan], session: Session, posted: list[JSONObject]
-                ) -> list[Verdict]:
+def judge_group(plans: Sequence[Plan], session: Session, posted: list[JSONObject],
+                past: bool = False) -> list[Verdict]:
     """The verdicts on episodes whose requests were posted in one batch (``posted``, the
     plans one after the other, as Campaign.post sent them with their expectations), in
-    order, up to the first with a disagreement: the answers are read once, then each
+    order, up to the first with a disagreement (``past``: up to the first that broke the
+    protocol, after which there are no answers; each episode starts the program afresh, so
+    one that disagreed does not spoil the next): the answers are read once, then each
     episode's are judged as :func:`judge` judges them."""
     answers, error, read = _answers(session, [], posted)  # read: None to check them all
     verdicts: list[Verdict] = []
@@ -935,7 +1004,7 @@ def judge_group(plans: Sequence[Plan], session: Session, posted: list[JSONObject
             at = upto
         verdict = verdict_of(requests, answers[start:end], here, start, mine)
         verdicts.append(verdict)
-        if verdict.disagreement is not None:
+        if verdict.disagreement is not None and (here is not None or not past):
             break
         start = end
     return verdicts
@@ -961,12 +1030,15 @@ def _answers(session: Session, requests: Plan, posted: list[JSONObject] | None =
 def verdict_of(requests: Plan, answers: Sequence[JSONObject], error: ProtocolError | None,
                offset: int = 0, read: Sequence[int] | None = None) -> Verdict:
     """The verdict on ``answers`` to ``requests`` in order: the first that fails its check,
-    else ``error``, the protocol's (its index counted ``offset`` before ``requests``).
-    ``read``: the indexes, in order, of the answers that were read (Session.read); the
-    others were exactly the line expected, whose value passes its check (process.Expected:
-    a legal list, a step accepted, an illegal try refused, a start done, the outcome), so
-    only these are checked. None: all."""
+    else ``error``, the protocol's (its index counted ``offset`` before ``requests``); and
+    the disagreements after the first where the program played on as the engine did
+    (:func:`played_on`). ``read``: the indexes, in order, of the answers that were read
+    (Session.read); the others were exactly the line expected, whose value passes its check
+    (process.Expected: a legal list, a step accepted, an illegal try refused, a start done,
+    the outcome), so only these are checked. None: all."""
     unnamed = 0
+    found: list[Disagreement] = []
+    seen: set[tuple[Any, ...]] = set()
     pairs: Iterable[tuple[tuple[Ref, JSONObject, Check], JSONObject]] = (
         zip(requests, answers, strict=False) if read is None
         else [(requests[i], answers[i]) for i in read])
@@ -977,12 +1049,64 @@ def verdict_of(requests: Plan, answers: Sequence[JSONObject], error: ProtocolErr
             # An outcome's field is named as the conformance report names it.
             message = (f"{exc.where}: {exc.message}" if exc.where.startswith("outcome.")
                        else exc.message)
-            return Verdict(Disagreement(ref, message, exc.expected, exc.got), unnamed)
+            disagreement = Disagreement(ref, message, exc.expected, exc.got, cause=exc.cause)
+            if found and _follows(found[-1], disagreement):
+                break  # the step the program does not list, refused: the same bug again
+            key = _kind_key(disagreement)
+            if key not in seen:
+                seen.add(key)
+                found.append(disagreement)
+            if not played_on(disagreement) or len(found) >= LATER:
+                break
+    if found:
+        return Verdict(found[0], unnamed, tuple(found[1:]))
     if error is not None:
         ref = requests[error.index - offset][0]
         return Verdict(Disagreement(ref, f"the program {error.message}",
                                     problem=error.what, stderr=error.stderr), unnamed)
     return Verdict(None, unnamed)
+
+
+# The disagreements of one episode judged at most: after a few of the kinds the program plays
+# on after, the rest are most likely the same bugs again.
+LATER = 8
+
+
+def played_on(found: Disagreement) -> bool:
+    """Whether the program can be judged further in the episode after ``found``: it listed a
+    wrong set of legal actions, or refused an illegal try under another rule, and so changed
+    nothing, and the next step is sent as the engine played it. After any other difference
+    (whose turn it is, a step refused, an illegal try accepted) the program is no longer where
+    the engine is, and what it answers next shows the same bug again."""
+    if found.problem:
+        return False
+    if found.ref.part == "legal":
+        return not found.message.startswith("whose turn")
+    return found.ref.part == "probe" and found.got != "accepted"
+
+
+def _follows(before: Disagreement, found: Disagreement) -> bool:
+    """``found`` is the refusal of the step whose legal set ``before`` found wanting (the
+    action the engine played was left out of the program's list): not a bug of its own."""
+    return (before.ref.part == "legal" and found.ref.part == "apply"
+            and found.ref.step == before.ref.step)
+
+
+def _kind_key(found: Disagreement) -> tuple[Any, ...]:
+    """What tells two disagreements of one episode apart: the signature, and for a legal set
+    the kinds of action listed wrongly and left out (a Wellington listed in the auction and a
+    revoke listed in the play are two bugs; the same card listed at two tricks is one)."""
+    if found.ref.part != "legal" or found.message.startswith("whose turn"):
+        return found.signature
+    wanted = {_action_kind(a) for a in found.expected or ()}
+    given = {_action_kind(a) for a in found.got or ()}
+    return (*found.signature, tuple(sorted(given - wanted)), tuple(sorted(wanted - given)))
+
+
+def _action_kind(action: object) -> str:
+    if not isinstance(action, dict):
+        return repr(action)
+    return f"{action.get('type')}:{action.get('bid', '')}"
 
 
 # --- a program that makes its own chance events (spec/conformance.md 2.5) ----------------------
@@ -1033,33 +1157,38 @@ class ProgramChance(Chance):
         answers, verdict = judge(ask, self.session)
         self.unnamed += verdict.unnamed
         if verdict.disagreement is not None:
-            raise ChanceStopError(verdict.disagreement, self._partial(state))
+            raise ChanceStopError(verdict.disagreement, self._partial(state, probes))
         made = answers[-1]["action"]
         try:
             action = action_from_json(made, ["action"])
         except FormatError as exc:
             self._stop(ref, f"answered the chance request with an action napkit cannot read: "
-                            f"{exc}", made, state)
+                            f"{exc}", made, state, probes)
         if not isinstance(action, CHANCE_TYPES):
             self._stop(ref, f"answered the chance request with a player's action "
-                            f"({action}), not chance's", made, state)
+                            f"({action}), not chance's", made, state, probes)
         rule, reason = refusal(state, None, action)
         if rule is not None:
             what = describe_action(None, action)
             self._stop(ref, f"made a chance event the rules refuse ({what}): {rule}: {reason}",
-                       made, state, rule)
+                       made, state, probes, rule)
         return action
 
     def _stop(self, ref: Ref, message: str, made: object, state: HandState | MatchState,
-              rule: str | None = None) -> NoReturn:
+              probes: tuple[Probe, ...], rule: str | None = None) -> NoReturn:
         found = Disagreement(ref, message, rule or "a chance event the rules allow", made)
-        raise ChanceStopError(found, self._partial(state))
+        raise ChanceStopError(found, self._partial(state, probes))
 
-    def _partial(self, state: HandState | MatchState) -> Episode:
+    def _partial(self, state: HandState | MatchState, probes: tuple[Probe, ...]) -> Episode:
+        """The episode up to where chance was to act at ``state``: the steps so far, and the
+        illegal tries made there (``probes``, asked with the chance request) as the tries after
+        its last step, where a disagreement about them (Ref "probe" of the next step's index)
+        finds them."""
         game = state.game
         assert isinstance(game, Game)
         kind = "match" if self.request.get("type") == "start-match" else "hand"
-        return Episode(self.index, game, kind, self.request, list(self.steps), state)
+        return Episode(self.index, game, kind, self.request, list(self.steps), state, probes,
+                       chance_by_program=True)
 
     def finish(self, episode: Episode) -> Verdict:
         """The requests left once the episode is drawn, answered and judged."""
@@ -1087,13 +1216,17 @@ def check_with_program_chance(scope: Scope, games: Games, prober: Prober, rng: C
     except ChanceStopError as stop:
         stop.partial.drawn = rng.drawn
         return stop.partial, Verdict(stop.found, chance.unnamed)
+    episode.chance_by_program = True
     return episode, chance.finish(episode)
 
 
 def session_kinds(session: Session) -> frozenset[str]:
+    """What to ask the program: the kinds of case it declares, and "state" where it answers
+    the state request (spec/conformance.md 2.4)."""
     hello = session.hello
-    kinds = hello.supports.get("kinds", []) if hello is not None else []
-    return frozenset(k for k in kinds if isinstance(k, str))
+    supports = hello.supports if hello is not None else {}
+    kinds = frozenset(k for k in supports.get("kinds", []) if isinstance(k, str))
+    return kinds | {"state"} if asks_state(supports) else kinds
 
 
 def describe_action(seat: int | None, action: Action) -> str:

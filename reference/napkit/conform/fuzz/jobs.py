@@ -5,9 +5,11 @@ Drawing an episode and judging the answers is Python work, so the workers are pr
 ``j`` of ``N`` takes the episodes ``j, j + N, j + 2N...`` of the run's shard, so the N workers
 together play exactly the episodes ``-j 1`` plays, and ``--hands H`` is split so that the total
 is H. They share a folder: each writes its progress there, and a worker that finds a
-disagreement writes its episode number, past which the others stop (every episode before it is
-still played, by some worker). The run's disagreement is the lowest-numbered one found, the one
-``-j 1`` finds first; this process then replays it and shrinks it as ``-j 1`` would.
+disagreement writes its episode number, past which the others stop where the run stops at the
+first (``--first``: every episode before it is still played, by some worker). The workers'
+disagreements are joined by signature, each group's episode the lowest-numbered that showed
+it, the one ``-j 1`` finds first; this process then replays each and shrinks it as ``-j 1``
+would.
 """
 
 from __future__ import annotations
@@ -25,7 +27,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from napkit.conform.fuzz.campaign import Campaign, Outcome, Reach
+from napkit.conform.fuzz.campaign import Campaign, Group, Outcome, Reach, group_from_json
+from napkit.conform.fuzz.groups import merge
 from napkit.output.progress import Progress
 
 FOUND = "found"  # the shared folder's file of the lowest episode number found so far
@@ -86,11 +89,12 @@ def worker_shards(shard: tuple[int, int], jobs: int) -> list[tuple[int, int]]:
 
 def run_jobs(argv: Callable[[tuple[int, int], int | None, str, str], list[str]],
              jobs: int, shard: tuple[int, int], hands: int | None, quiet: bool,
-             replay: Callable[[int, float], Outcome | None]) -> tuple[Outcome | None, str]:
+             finish: Callable[[list[Group]], list[Group]], first: bool = False
+             ) -> tuple[Outcome | None, str]:
     """Run the workers (``argv(shard, hands, report, folder)`` is each one's command line) to
-    the end, with one progress bar; then the joined outcome, with the lowest-numbered
-    disagreement replayed and shrunk here (``replay(index)``). None and why if a worker could
-    not run."""
+    the end, with one progress bar; then the joined outcome, its disagreements replayed and
+    shrunk here (``finish(groups)``; with ``first``, only the lowest-numbered new one). None
+    and why if a worker could not run."""
     began = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="napkit-fuzz-") as folder:
         procs: list[tuple[subprocess.Popen[bytes], str]] = []
@@ -122,7 +126,7 @@ def run_jobs(argv: Callable[[tuple[int, int], int | None, str, str], list[str]],
                 last = err.strip().splitlines()[-1:] or [f"exit status {proc.returncode}"]
                 return None, f"a worker stopped without its report: {last[0]}"
             reports.append(json.loads(Path(path).read_text()))
-    return _join(reports, time.monotonic() - began, replay), ""
+    return _join(reports, began, finish, first), ""
 
 
 def _watch(procs: list[tuple[subprocess.Popen[bytes], str]], folder: Path,
@@ -139,8 +143,8 @@ def _watch(procs: list[tuple[subprocess.Popen[bytes], str]], folder: Path,
             progress.step()
 
 
-def _join(reports: list[dict[str, Any]], seconds: float,
-          replay: Callable[[int, float], Outcome | None]) -> Outcome:
+def _join(reports: list[dict[str, Any]], began: float,
+          finish: Callable[[list[Group]], list[Group]], first: bool) -> Outcome:
     reach = Reach()
     for r in reports:
         reach.episodes += r["episodes"]
@@ -150,99 +154,42 @@ def _join(reports: list[dict[str, Any]], seconds: float,
         reach.breaches.update(Counter(r["breaches"]))
         reach.rules |= set(r["rules_exercised"])
         reach.unnamed += r["rule_not_named"]
-    found = sorted((r["disagreement"]["episode"], r["disagreement"]["seconds_to_find"])
-                   for r in reports if r["disagreement"] is not None)
+        reach.disagreed += r.get("episodes_disagreeing", 0)
+    groups = [group_from_json(e) for e in merge(r["disagreements"] for r in reports)]
+    if first:  # the run's first new disagreement, and the known ones before it
+        stop = next((g.index for g in groups if g.known is None), None)
+        groups = [g for g in groups if stop is None or g.index <= stop]
     stops = {r["stopped"] for r in reports}
     stopped = ("interrupted" if "interrupted" in stops else "time" if "time" in stops
-               else "hands")
+               else "found" if "found" in stops and first else "hands")
     restarts = sum(r["restarts"] for r in reports)
-    if found:
-        outcome = replay(*found[0])
-        if outcome is not None:
-            outcome.reach = reach
-            outcome.restarts += restarts
-            return outcome
-        stopped = "not replayed"
     # The time played is the longest worker's campaign, counted as -j 1 counts its own: from
     # its first episode, without starting napkit and the program (the workers play at once).
-    played = max((r["seconds"] for r in reports), default=seconds)
-    return Outcome(reach, None, played, stopped, restarts)
+    played = max((r["seconds"] for r in reports), default=time.monotonic() - began)
+    settling = time.monotonic()
+    groups = finish(groups) if stopped != "interrupted" else groups
+    return Outcome(reach, groups, played + time.monotonic() - settling, stopped, restarts,
+                   played)
 
 
-def replayer(campaign: Campaign, shrink_seconds: float, do_shrink: bool
-             ) -> Callable[[int, float], Outcome | None]:
-    """Replay episode ``index`` here and shrink its disagreement (None: it did not disagree
-    again, so the program's answers do not depend on the requests alone)."""
-    def replay(index: int, seconds_to_find: float) -> Outcome | None:
-        began = time.monotonic()
-        episode = campaign.episode(index)
-        found, _ = campaign.check(episode)
-        if found is None:
-            return None
-        result = campaign.shrink_found(episode, found, seconds_to_find, shrink_seconds,
-                                       do_shrink)
-        return Outcome(Reach(), result, time.monotonic() - began, "found", campaign.restarts)
-    return replay
+def replayer(campaign: Campaign, shrink_seconds: float, do_shrink: bool,
+             deadline: float | None) -> Callable[[list[Group]], list[Group]]:
+    """Replay here the first episode of each new group the workers found and shrink it (a
+    group whose episode does not disagree the same way again keeps no reproducer, and says
+    so: the program's answers depend on more than the requests)."""
+    def finish(groups: list[Group]) -> list[Group]:
+        replayed = []
+        for group in groups:
+            if group.known is not None:
+                continue
+            if campaign.replay_group(group):
+                replayed.append(group)
+            else:
+                group.note = ("its episode did not disagree the same way when played again "
+                              "here: the program's answers depend on more than the requests")
+        campaign.settle(replayed, deadline, shrink_seconds, do_shrink=do_shrink)
+        return groups
+    return finish
 
 
-# --- joining shards run apart -------------------------------------------------------------------
-FUZZ_REPORT = "napkit-fuzz-report/1"
-_SAME = ("program", "seed", "rulesets", "kinds", "budget")  # what every shard of a run shares
-
-
-def merge_fuzz_reports(documents: list[tuple[str, object]]) -> dict[str, Any]:
-    """The JSON reports of ``napkit fuzz --shard K/N`` (K from 1 to N, one run: the same
-    program, seed, rulesets, kinds and budget) joined into one: the counts summed, the rules
-    joined, the disagreement the lowest-numbered episode's (each shard's is already shrunk).
-    MergeError (one line naming the file) for anything else."""
-    from napkit.conform.run.shards import MergeError
-
-    first: dict[str, Any] | None = None
-    seen: dict[int, str] = {}
-    count = 0
-    for path, doc in documents:
-        if not isinstance(doc, dict) or doc.get("format") != FUZZ_REPORT:
-            raise MergeError(f"{path}: not a napkit fuzz report ({FUZZ_REPORT})")
-        shard = doc.get("shard")
-        if not isinstance(shard, dict):
-            raise MergeError(f"{path}: the report of a whole run, not of a shard (--shard K/N)")
-        if first is None:
-            first, count = doc, shard["count"]
-        for key in _SAME:
-            if doc.get(key) != first.get(key):
-                raise MergeError(f"{path}: another run: its {key} is {doc.get(key)!r}, not "
-                                 f"{first.get(key)!r}")
-        if shard["count"] != count:
-            raise MergeError(f"{path}: shard {shard['index']}/{shard['count']} is not one of "
-                             f"{count}")
-        index = shard["index"]
-        if index in seen:
-            raise MergeError(f"{path}: shard {index}/{count} is also {seen[index]}")
-        seen[shard["index"]] = path
-    assert first is not None
-    missing = sorted(set(range(1, count + 1)) - set(seen))
-    if missing:
-        raise MergeError(f"shard {missing[0]}/{count} is missing")
-    docs = [doc for _, doc in documents if isinstance(doc, dict)]
-    merged = dict(first)
-    for key in ("episodes", "hands", "steps", "restarts", "rule_not_named"):
-        merged[key] = sum(d[key] for d in docs)
-    merged["seconds"] = round(sum(d["seconds"] for d in docs), 3)
-    for key in ("reached", "breaches"):
-        total: Counter[str] = Counter()
-        for d in docs:
-            total.update(d[key])
-        merged[key] = dict(sorted(total.items()))
-    merged["rules_exercised"] = sorted({r for d in docs for r in d["rules_exercised"]})
-    merged["notes"] = sorted({n for d in docs for n in d["notes"]})
-    found = [d["disagreement"] for d in docs if d["disagreement"] is not None]
-    merged["disagreement"] = min(found, key=lambda f: f["episode"]) if found else None
-    stops = {d["stopped"] for d in docs}
-    merged["stopped"] = ("found" if found else "interrupted" if "interrupted" in stops
-                         else "time" if "time" in stops else "hands")
-    merged["shard"] = None
-    return merged
-
-
-__all__ = ["FUZZ_REPORT", "Worker", "merge_fuzz_reports", "replayer", "run_jobs",
-           "worker_shards"]
+__all__ = ["Worker", "replayer", "run_jobs", "worker_shards"]

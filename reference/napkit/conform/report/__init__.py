@@ -7,6 +7,8 @@
 - :mod:`~napkit.conform.report.saved`: a saved JSON report read back;
 - :mod:`~napkit.conform.report.badge`: a result as an SVG badge;
 - :mod:`~napkit.conform.report.failure`: a failed case as a person reads it;
+- :mod:`~napkit.conform.report.drawing`: a hand drawn for a person (the deal as a table, where
+  play stands in words), for failures and fuzzing's reproducers alike;
 - :mod:`~napkit.conform.report.numbering`: how the reports number a case's steps.
 """
 

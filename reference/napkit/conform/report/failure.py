@@ -3,12 +3,14 @@ the hand drawn (the deal as cards per seat, the actions up to the step, expected
 the rule and its text), as ``napkit fuzz`` draws a reproducer
 (:mod:`napkit.conform.fuzz.reproducer`).
 
-**Blame.** A failure is put down to the rule of the step that failed, not to every rule the case
-lists: a refusal's rule (an ``illegal`` case); for a legal set that differs, the rule that
-refuses each action listed wrongly and the rules the engine goes through to list the actions
-at that step (those of the phase); for a step refused, the rules the engine goes through to
-accept it; for a turn, the rules of turn order the last steps went through; for an outcome, the
-rule of the payments or of the field that differs.
+**Blame.** A failure is put down to its cause where one is known (the program's own state, or
+a reading of the rules that gives its answer: :mod:`napkit.conform.cause`), the rules of the
+step where it showed kept beside it; else to the rule of the step that failed, not to every
+rule the case lists: a refusal's rule (an ``illegal`` case); for a legal set that differs,
+the rule that refuses each action listed wrongly and the rules the engine goes through to
+list the actions at that step (those of the phase); for a step refused, the rules the engine
+goes through to accept it; for a turn, the rules of turn order the last steps went through;
+for an outcome, the rule of the payments or of the field that differs.
 
 **A match.** A match case is judged on its final outcome, which says nothing of the hand that
 went wrong. So a failed match case is asked again of the program (a fresh start of it): once
@@ -25,34 +27,41 @@ Steps are numbered as :mod:`napkit.conform.report.numbering` says: step 0 is the
 
 from __future__ import annotations
 
-import json
 import shlex
 import textwrap
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
+from napkit.conform.cause import (
+    LEGAL,
+    OUTCOME,
+    REFUSAL,
+    STEP,
+    TURN,
+    TURN_STEPS,
+    Cause,
+    Difference,
+    infer,
+    last_trick_line,
+    symptom_rules,
+)
+from napkit.conform.cause import blame as cause_blame
 from napkit.conform.fuzz.episodes import describe_action, legal_json
-from napkit.conform.fuzz.reproducer import OUTCOME_RULES, TURN_RULES, TURN_STEPS, position
+from napkit.conform.report.drawing import deal_json, deal_lines, position, short
 from napkit.conform.report.numbering import STEPS_NOTE, hand_bounds, label, labels, places
-from napkit.conform.run.runner import FAILED, PASSED, XFAIL, CaseResult, action_key, run_case
-from napkit.conform.suite.breaches import refusal
-from napkit.conform.suite.cases import OWN_RULESETS, Case, default_suite_dir
+from napkit.conform.run.runner import FAILED, PASSED, XFAIL, CaseResult, run_case
+from napkit.conform.run.state import case_game, case_states
+from napkit.conform.suite.cases import Case, default_suite_dir
 from napkit.conform.suite.support import skipped_steps
-from napkit.engine.acting import act
 from napkit.engine.actions import Action
-from napkit.engine.cards import card_name, cards_of, parse_card
-from napkit.engine.game import Game
 from napkit.engine.hand import HandState
-from napkit.engine.match import MatchState, new_match
-from napkit.errors import RuleError
+from napkit.engine.match import MatchState
 from napkit.formats import records
 from napkit.formats.values import action_from_json
 from napkit.protocol.process import Session
-from napkit.spec import coverage
 from napkit.spec.catalog import default_spec
-from napkit.spec.render import hand_text
 
 JSONObject = dict[str, Any]
 State = HandState | MatchState
@@ -77,6 +86,9 @@ class Failure:
     actions: list[JSONObject] = field(default_factory=list)  # that hand's steps up to the step
     position: str = ""  # where play stood before the step
     after: bool = False  # the difference shows after the step (an outcome), not at it
+    cause: Cause | None = None  # which rule's effect the program got wrong, where known
+    showed: tuple[str, ...] = ()  # with a cause: the rules of the step where it showed
+    last_trick: str = ""  # the last complete trick before the step, its winner and why
 
     def to_json(self) -> JSONObject:
         """The ``failure`` field of a case in the JSON report (spec/conformance.md 8)."""
@@ -87,23 +99,25 @@ class Failure:
                 "blamed": [{"rule": r, "title": getattr(lawbook.get(r), "title", "")}
                            for r in self.blamed],
                 "deal": self.deal, "actions": self.actions, "position": self.position or None,
-                "after": self.after}
+                "after": self.after,
+                "cause": self.cause.to_json() if self.cause is not None else None,
+                "showed": [{"rule": r, "title": getattr(lawbook.get(r), "title", "")}
+                           for r in self.showed],
+                "last_trick": self.last_trick or None}
 
     def lines(self) -> list[str]:
         """The failure drawn as a hand, for the terminal (indented under its FAILED line)."""
         out = [f"  rerun: {self.rerun}"]
+        if self.cause is not None:  # what the program got wrong first, then where it showed
+            out += _wrap(f"the cause ({self.cause.rule}, {self.cause.field}): "
+                         f"{self.cause.words}", "  ", "    ")
+            if self.cause.evidence:
+                out += _wrap(f"as shown by {self.cause.evidence}", "    ", "      ")
         if self.first:
             out += _wrap(self.first, "  ", "    ")
         if self.deal is not None:
             dealt = f"hand {self.hand}" if self.hand else "the hand"
-            out.append(f"  the deal of {dealt} (dealer: seat {self.deal['dealer']}):")
-            width = max(len(f"seat {s}") for s in self.deal["hands"])
-            for seat, cards in self.deal["hands"].items():
-                out.append(f"    {f'seat {seat}':<{width}}  {_by_suit(cards)}")
-            if self.deal.get("widow"):
-                out.append(f"    {'widow':<{width}}  {self.deal['widow']}")
-            if self.deal.get("stock"):
-                out.append(f"    {'stock':<{width}}  {self.deal['stock']} cards")
+            out += deal_lines(self.deal, f"the deal of {dealt}", "  ")
         if self.actions:
             upto = f" {'to' if self.after else 'before'} {self.where}" if self.where else ""
             out.append(f"  the steps{upto} (step 0 is the deal):")
@@ -111,18 +125,24 @@ class Failure:
                 out.append(f"    {step['number']:>4}  {step['words']}")
         if self.position:
             out += _wrap(f"then {self.position}", "  ", "    ")
+        if self.last_trick:
+            out += _wrap(f"the last trick: {self.last_trick}", "  ", "    ")
         if self.message:
             at = f"{'after' if self.after else 'at'} {self.where}" if self.where else "at the end"
             out += _wrap(f"{at}: {self.message}", "  ", "    ")
         if self.expected is not None or self.answered is not None:
-            out.append(f"    expected: {_short(self.expected)}")
-            out.append(f"    answered: {_short(self.answered)}")
+            out.append(f"    expected: {short(self.expected)}")
+            out.append(f"    answered: {short(self.answered)}")
         lawbook = default_spec().lawbook
         for rule_id in self.blamed[:3]:
             rule = lawbook.get(rule_id)
             if rule is not None:
                 out.append(f"  {rule.id} {rule.title}")
                 out += _wrap(rule.text, "    ", "    ")
+        if self.showed:
+            out += _wrap("it showed at: " + ", ".join(
+                f"{r} {getattr(lawbook.get(r), 'title', '')}".strip() for r in self.showed),
+                "  ", "    ")
         return out
 
 
@@ -157,37 +177,9 @@ def _cached(suite: Path) -> Path | None:
 
 
 # --- the engine's side ----------------------------------------------------------------------------
-def game_of(case: Case) -> Game:
-    own = OWN_RULESETS.get(case.ruleset)
-    if own is not None:
-        return Game(own, case.players, dict(case.options))
-    return Game.create(case.ruleset, case.players, dict(case.options))
-
-
-def replay(case: Case, hands: int | None = None,
-           upto: int | None = None) -> list[State]:
-    """The engine's state before each step of ``case`` and after the last (``upto`` steps only,
-    where given; in a match, agreed to ``hands`` hands where given): shorter where the engine
-    refuses a step."""
-    game = game_of(case)
-    start = case.start
-    state: State
-    if start["type"] == "start-match":
-        state = new_match(game, hands=start["hands"] if hands is None else hands,
-                          chips=start["chips"])
-    else:
-        funds = start["funds"]
-        state = game.new_hand(start["dealer"], seats=tuple(start["seats"]), pool=start["pool"],
-                              funds=None if funds is None else tuple(funds),
-                              stakes=start["stakes"])
-    states = [state]
-    for step in case.steps[:upto]:
-        try:
-            state = act(state, step["seat"], action_from_json(step["action"], ["action"]))
-        except (RuleError, ValueError):
-            break
-        states.append(state)
-    return states
+# The engine's side of a case, played where the runner plays it for the state request too.
+game_of = case_game
+replay = case_states
 
 
 def _hand(state: State) -> HandState | None:
@@ -200,106 +192,90 @@ def match_outcome(state: MatchState) -> JSONObject | None:
 
 
 # --- blame ----------------------------------------------------------------------------------------
-def blame_step(states: Sequence[State], case: Case, index: int, message: str,
-               expected: Any, got: Any) -> list[str]:
-    """The rules to blame for a difference at step ``index``: of turn order (whose turn
-    differs, or the program refused the step as out of turn), of the legal set, or of
-    accepting the step (see the module's docstring)."""
+def step_difference(states: Sequence[State], case: Case, index: int, message: str,
+                    expected: Any, got: Any) -> Difference | None:
+    """A difference at step ``index`` as :mod:`napkit.conform.cause` reads it: of turn order
+    (whose turn differs, or the program refused the step as out of turn), of the legal set, or
+    of accepting the step; None where the engine refuses an earlier step."""
     if index >= len(states):
-        return []
-    state = states[index]
+        return None
     step = case.steps[index]
-    rules: list[str] = []
+    try:
+        action: Action | None = action_from_json(step["action"], ["action"])
+    except ValueError:
+        action = None
+    earlier = []
+    for i in range(max(0, index - TURN_STEPS), index):
+        try:
+            earlier.append((states[i], case.steps[i]["seat"],
+                            action_from_json(case.steps[i]["action"], ["action"])))
+        except ValueError:
+            continue
     # A step refused as out of turn (NAP-1.3.1) is a difference of whose turn it is.
     out_of_turn = isinstance(got, dict) and got.get("rule") == "NAP-1.3.1"
-    if "whose turn" in message or out_of_turn:
-        for i in range(index - 1, max(-1, index - 1 - TURN_STEPS), -1):
-            if i + 1 < len(states):
-                rules += [r for r in _exercised(states[i], case.steps[i])
-                          if r in TURN_RULES and r not in rules]
-    elif "legal actions differ" in message:
-        wanted = {action_key(a) for a in expected or []}
-        for listed in got or []:
-            if action_key(listed) not in wanted:
-                try:
-                    rule, _ = refusal(state, step["seat"], action_from_json(listed, ["action"]))
-                except ValueError:
-                    continue
-                if rule is not None:
-                    rules.append(rule)
-        have = {action_key(a) for a in got or []}
-        if any(action_key(a) not in have for a in expected or []) or not rules:
-            rules += _traced(state.legal_actions)
-    else:
-        rules += _exercised(state, step)
-    return rules
+    kind = (TURN if "whose turn" in message or out_of_turn else
+            LEGAL if "legal actions differ" in message else STEP)
+    return Difference(kind, states[index], step["seat"], action, expected, got,
+                      earlier=earlier)
 
 
-def blame(case: Case, result: CaseResult, states: Sequence[State]) -> list[str]:
-    """The rules a failed case is put down to (see the module's docstring), before any finding
-    in a match (:func:`locate_in_match`)."""
+def case_difference(case: Case, result: CaseResult,
+                    states: Sequence[State]) -> Difference | None:
+    """Where a failed case differs, as :mod:`napkit.conform.cause` reads it (before any
+    finding in a match, :func:`locate_in_match`)."""
     where = result.where
     wheres = labels(case.steps, match=case.start["type"] == "start-match")
     if where in wheres:
-        return blame_step(states, case, wheres.index(where), result.message, result.expected,
-                          result.got)
+        return step_difference(states, case, wheres.index(where), result.message,
+                               result.expected, result.got)
     if where == "refuse":
-        return [case.expect["refuse"]["rule"]]
+        return Difference(REFUSAL, states[-1], field=case.expect["refuse"]["rule"])
     if where.startswith("outcome"):
         outcome = case.expect.get("outcome")
-        return _outcome_rules(where, result.expected, result.got,
-                              outcome if isinstance(outcome, dict) else None)
-    return []
+        end = states[-1] if len(states) > len(case.steps) else None
+        return Difference(OUTCOME, end, expected=result.expected, got=result.got, field=where,
+                          outcome=outcome if isinstance(outcome, dict) else None)
+    return None
 
 
-def _outcome_rules(where: str, expected: Any, got: Any,
-                   outcome: JSONObject | None = None) -> list[str]:
-    """The rules a difference in the outcome field at ``where`` is put down to; a hand's
-    ``score`` by how the hand ended (``outcome``, the expected one: NAP-9.6.2 or 9.6.3)."""
-    name = where.removeprefix("outcome").lstrip(".").split("[")[0].split(" ")[0]
-    rules: list[str] = []
-    if name == "score":
-        return [records.score_rule(outcome)]
-    if name == "scores" and outcome is not None and "balances" not in outcome:
-        # the totals of a match stopped after the hand that first differs (``outcome``, that
-        # hand's): its points, by how it ended, then how the totals add up
-        return [records.score_rule(outcome), "NAP-10.4.4"]
-    if not name and got is None:  # not over where it should be
-        return records.end_rules(outcome)
-    if name == "payments" and isinstance(expected, list) and isinstance(got, list):
-        owed = {_payment_key(p): p for p in expected if isinstance(p, dict)}
-        paid = {_payment_key(p) for p in got if isinstance(p, dict)}
-        rules += [p["rule"] for key, p in owed.items() if key not in paid and p.get("rule")]
-    if name in OUTCOME_RULES and not rules:
-        rules.append(OUTCOME_RULES[name])
-    return rules
+class Blamed(NamedTuple):
+    """What a failure is put down to: its cause's rule where it has one, else the rules of the
+    step where it shows (``blamed``); the cause; and the rules where it showed, where those
+    are not the cause's (``showed``)."""
+
+    blamed: tuple[str, ...]
+    cause: Cause | None = None
+    showed: tuple[str, ...] = ()
 
 
-def _payment_key(payment: JSONObject) -> tuple[Any, ...]:
-    return payment.get("payer"), payment.get("payee"), payment.get("amount")
+NOTHING = Blamed(())  # a failure put down to no rule
 
 
-def _exercised(state: State, step: JSONObject) -> list[str]:
-    try:
-        action = action_from_json(step["action"], ["action"])
-    except ValueError:
-        return []
-    return _traced(lambda: _apply(state, step["seat"], action))
+def blamed_for(diff: Difference | None, cause: Cause | None = None) -> Blamed:
+    """``diff`` put down to rules (spec/conformance.md 8, "Blame"): to ``cause`` (else the one
+    inferred) where there is one, the symptom's rules then shown beside it; else to the
+    symptom's rules, as ``napkit fuzz`` blames a disagreement
+    (:func:`napkit.conform.cause.blame`)."""
+    if diff is None:
+        return _put_down((), cause)
+    if cause is None:
+        cause = infer(diff)
+    if cause is None:
+        return Blamed(tidy(cause_blame(diff)))
+    return _put_down(tidy(symptom_rules(diff)), cause)
 
 
-def _apply(state: State, seat: int | None, action: Action) -> State:
-    return act(state, seat, action)
+def _put_down(rules: tuple[str, ...], cause: Cause | None) -> Blamed:
+    if cause is None:
+        return Blamed(rules)
+    return Blamed((cause.rule,), cause, tuple(r for r in rules if r != cause.rule))
 
 
-def _traced(run: Callable[[], object]) -> list[str]:
-    """The play rules of the law book the engine goes through in ``run`` (none if it raises)."""
-    coverage.reset_engine_caches()
-    try:
-        _, found = coverage.exercised(run)
-    except Exception:  # refused: no rule allowed it
-        return []
-    lawbook = default_spec().lawbook
-    return [r.id for r in lawbook if r.kind == "play" and r.id in found]
+def blame(case: Case, result: CaseResult, states: Sequence[State]) -> Blamed:
+    """What a failed case is put down to (see the module's docstring), before any finding in a
+    match (:func:`locate_in_match`): its cause where the program's answer names one (a field
+    of its state) or one is inferred, else the rules of the step where it shows."""
+    return blamed_for(case_difference(case, result, states), result.cause)
 
 
 def tidy(rules: Iterable[str]) -> tuple[str, ...]:
@@ -344,7 +320,7 @@ class Finding:
     message: str = ""
     expected: Any = None
     answered: Any = None
-    blamed: tuple[str, ...] = ()
+    blame: Blamed = NOTHING
     after: bool = False  # the difference shows after the step (a settlement), not at it
 
 
@@ -385,17 +361,18 @@ def locate_in_match(case: Case, result: CaseResult, asker: Asker) -> Finding | N
                                     f"after hand {number} (a match of {number} agreed)",
                            f"with the match stopped after this hand, {tried.message}",
                            tried.expected, tried.got,
-                           tidy(paid or _outcome_rules(
-                               tried.where, tried.expected, tried.got,
-                               records.hand_outcome(hand) if hand is not None else None)),
+                           _put_down(tidy(paid or symptom_rules(Difference(
+                               OUTCOME, None, expected=tried.expected, got=tried.got,
+                               field=tried.where, outcome=records.hand_outcome(hand)
+                               if hand is not None else None))), tried.cause),
                            after=True)
     if legal_at is not None and legal_hand is not None:
         prepared = "its preparation" if places(case.steps, True)[legal_at][1] <= 1 else "its play"
         what = legal.message.split(": ", 1)[-1]
         return Finding(legal_at, f"hand {legal_hand} of the match first differs: {prepared}, at "
                                  f"{legal.where}: {what}", what, legal.expected, legal.got,
-                       tidy(blame_step(states, case, legal_at, legal.message, legal.expected,
-                                       legal.got)))
+                       blamed_for(step_difference(states, case, legal_at, legal.message,
+                                                  legal.expected, legal.got), legal.cause))
     return None
 
 
@@ -413,9 +390,11 @@ def describe(result: CaseResult, command: Sequence[str], suite: Path | None = No
     match = case.start["type"] == "start-match"
     wheres = labels(case.steps, match)
     index = wheres.index(result.where) if result.where in wheres else None
-    blamed = tidy(blame(case, result, states))
+    blamed = blame(case, result, states)
     first, message, expected, answered = "", result.message, result.expected, result.got
-    after = result.where.startswith("outcome")
+    # An outcome, and the program's state (asked after a step), differ after their step.
+    after = (result.where.startswith("outcome")
+             or result.message.startswith(f"{result.where}: state"))
     if match and case.kind == "match" and asker is not None:
         found = None
         try:
@@ -427,7 +406,7 @@ def describe(result: CaseResult, command: Sequence[str], suite: Path | None = No
             if found.index is not None:
                 index, message = found.index, found.message
                 expected, answered = found.expected, found.answered
-                blamed = found.blamed or blamed
+                blamed = found.blame if found.blame.blamed else blamed
                 after = found.after
     if message.startswith(f"{result.where}: "):
         message = message[len(result.where) + 2:]
@@ -442,9 +421,13 @@ def describe(result: CaseResult, command: Sequence[str], suite: Path | None = No
     before = states[index] if index is not None and index < len(states) and not after else None
     if tried and index is not None and index + 1 < len(states):
         before = states[index + 1]  # where the try is made
-    return Failure(rerun, blamed, where, index, place[0] if match else None,
+    # The last complete trick before the step (to it, where the difference shows after it).
+    upto = states[min(index + 1 if after else index, len(states) - 1)] if (
+        index is not None and states) else None
+    return Failure(rerun, blamed.blamed, where, index, place[0] if match else None,
                    place[1] if match else None, first, message, expected, answered, deal,
-                   actions, position(before) if before is not None else "", after)
+                   actions, position(before) if before is not None else "", after,
+                   blamed.cause, blamed.showed, last_trick_line(upto))
 
 
 def _drawn(case: Case, states: Sequence[State], index: int | None, after: bool) -> tuple[
@@ -465,13 +448,7 @@ def _drawn(case: Case, states: Sequence[State], index: int | None, after: bool) 
         if hand is not None and any(hand.hands[s] for s in hand.order):
             dealt = hand
             break
-    deal = None
-    if dealt is not None:
-        deal = {"dealer": dealt.dealer,
-                "hands": {str(s): [card_name(c) for c in cards_of(dealt.hands[s])]
-                          for s in dealt.order},
-                "widow": card_name(dealt.widow) if dealt.widow >= 0 else None,
-                "stock": len(dealt.stock)}
+    deal = deal_json(dealt) if dealt is not None else None
     actions = []
     for i in range(first, index + after):
         step = case.steps[i]
@@ -505,24 +482,12 @@ def describe_all(results: Sequence[CaseResult], command: Sequence[str],
     return out
 
 
-def _by_suit(names: Sequence[str]) -> str:
-    """Cards by suit (``S: K 8  H: 7``), as napkit draws a hand."""
-    try:
-        return hand_text(parse_card(n) for n in names)
-    except ValueError:
-        return " ".join(names)
-
-
-def _short(value: object) -> str:
-    text = value if isinstance(value, str) else json.dumps(value, separators=(", ", ": "))
-    return text if len(text) <= 300 else text[:297] + "..."
-
-
 def _wrap(text: str, first: str, rest: str, width: int = 96) -> list[str]:
     return textwrap.wrap(" ".join(text.split()), width, initial_indent=first,
                          subsequent_indent=rest) or [first]
 
 
-__all__ = ["SHOWN", "STEPS_NOTE", "Asker", "Failure", "Finding", "blame", "blame_step",
-           "describe", "describe_all", "game_of", "locate_in_match", "match_outcome", "replay",
-           "rerun_command", "tidy"]
+__all__ = ["NOTHING", "SHOWN", "STEPS_NOTE", "Asker", "Blamed", "Failure", "Finding", "blame",
+           "blamed_for", "case_difference", "describe", "describe_all", "game_of",
+           "locate_in_match", "match_outcome", "replay", "rerun_command", "step_difference",
+           "tidy"]

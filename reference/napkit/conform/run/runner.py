@@ -12,6 +12,11 @@
   score sheet in points, each seat's points (``score``) first, a difference naming its rule.
 * ``match``: the same for a match: balances, pool, winners, hands played, seats out, and on a
   score sheet in points the totals (``scores``).
+* ``legal`` and ``outcome`` (:data:`STATE_KINDS`), where the program answers the ``state``
+  request (``supports.state``, spec/conformance.md 2.3): after the steps that fix the contract
+  or the trumps or end a trick, and the last, its view of the hand in play, field by field
+  (:mod:`napkit.conform.run.state`); the first field that differs fails the case at that step,
+  with its :class:`~napkit.conform.cause.Cause`.
 
 The first disagreement fails the case, with the step, what was expected and what came back.
 A program that breaks the protocol fails the case in progress and is started again. A program
@@ -27,15 +32,30 @@ import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, fields, replace
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from napkit.conform.report.numbering import labels
 from napkit.conform.run.parallel import Pool, ProcessPool
+from napkit.conform.run.state import (
+    FIELDS,
+    State,
+    asked_after,
+    asks_state,
+    case_states,
+    expect_state,
+    state_cause,
+    state_json,
+)
 from napkit.conform.suite.cases import Case
 from napkit.conform.suite.support import skip_reason, skipped_steps
 from napkit.conform.suite.versions import current_rule
+from napkit.engine.actions import Action
 from napkit.formats.records import score_rule
-from napkit.protocol.process import ProtocolError, Session
+from napkit.formats.values import action_from_json, action_key
+from napkit.protocol.process import Expected, ProtocolError, Session
+
+if TYPE_CHECKING:  # a cause is made only once an answer differs (napkit.conform.cause)
+    from napkit.conform.cause import Cause
 
 PASSED, FAILED, SKIPPED, XFAIL, XPASS = "passed", "failed", "skipped", "xfail", "xpass"
 STATUSES = (PASSED, FAILED, SKIPPED, XFAIL, XPASS)
@@ -63,6 +83,7 @@ class CaseResult:
     problem: str = ""  # how the program broke the protocol, if it did (ProtocolError.what)
     ran: int = 0  # its place in a shuffled or repeated run, from 1 (0: a plain run)
     repetition: int = 0  # which pass of --repeat it was, from 1 (0: a plain run)
+    cause: Cause | None = None  # what the program got wrong, where known (a state field)
 
     @property
     def id(self) -> str:
@@ -90,14 +111,17 @@ def run_ok(counts: Mapping[str, int], interrupted: bool) -> bool:
 
 
 class DisagreementError(Exception):
-    """The program's answer is not the case's: where, what, expected and got."""
+    """The program's answer is not the case's: where, what, expected and got; and its cause,
+    where the answer names it (a field of a state answer)."""
 
-    def __init__(self, where: str, message: str, expected: Any = None, got: Any = None) -> None:
+    def __init__(self, where: str, message: str, expected: Any = None, got: Any = None,
+                 cause: Cause | None = None) -> None:
         super().__init__(where, message)
         self.where = where
         self.message = message
         self.expected = expected
         self.got = got
+        self.cause = cause
 
 
 # --- one case ---------------------------------------------------------------------------------
@@ -112,23 +136,30 @@ def run_case(case: Case, session: Session, first_id: int | None = None,
     order: the first that disagrees with the case fails it, just as if each request had waited
     for the answer before it (the program cannot tell the difference)."""
     began = time.perf_counter()
-    plan = _plan(case, skipped)
+    hello = session.hello
+    state = hello is not None and asks_state(hello.supports) and case.kind in STATE_KINDS
+    plan = _plan(case, skipped, state)
     error: ProtocolError | None = None
+    # A state answer that is exactly napkit's line is neither read nor judged (process.Expected).
+    expected = [_state_expected(check) for _, _, check in plan] if state else None
     try:
-        answers = session.call_many([request for _, request, _ in plan], first_id)
+        answers = session.call_many([request for _, request, _ in plan], first_id,
+                                    expected=expected)
     except ProtocolError as exc:
         answers, error = exc.partial, exc
         session.kill()
+    read = frozenset(session.read or ()) if expected is not None and error is None else None
     note = ""
     try:
-        for (_, _, check), answer in zip(plan, answers, strict=False):
-            note = check(answer) or note
+        for i, ((_, _, check), answer) in enumerate(zip(plan, answers, strict=False)):
+            if read is None or i in read or not _asks_state(check):
+                note = check(answer) or note
     except DisagreementError as exc:
         # A wrong answer before the program broke the protocol is what fails the case; that
         # it then broke it (timed out, say) is kept all the same.
         return CaseResult(case, FAILED, f"{exc.where}: {exc.message}", exc.where, exc.expected,
                           exc.got, duration=time.perf_counter() - began,
-                          problem=error.what if error is not None else "")
+                          problem=error.what if error is not None else "", cause=exc.cause)
     if error is not None:
         where = plan[error.index][0]
         return CaseResult(case, FAILED, f"{where}: the program {error.message} (restarted for "
@@ -138,10 +169,11 @@ def run_case(case: Case, session: Session, first_id: int | None = None,
     return CaseResult(case, PASSED, note=note, duration=time.perf_counter() - began)
 
 
-def plan_size(case: Case, skipped: frozenset[int] = frozenset()) -> int:
-    """How many requests ``case`` makes (the length of its plan), counted without making it;
-    ``skipped``, the steps not sent."""
-    size = 1 + len(case.steps) - len(skipped)  # the start, and an apply for each step sent
+def plan_size(case: Case, skipped: frozenset[int] = frozenset(), state: bool = False) -> int:
+    """How many requests ``case`` makes at most (the length of its plan), counted without
+    making it; ``skipped``, the steps not sent; ``state``, a program asked its state (after
+    a step sent where a hand is in play: counted after each, an id or two left unused)."""
+    size = (1 + len(case.steps) - len(skipped)) * (1 + state)  # the start, an apply a step
     if case.kind == "legal":
         size += sum("legal" in step for i, step in enumerate(case.steps) if i not in skipped)
     return size + (case.kind in ("illegal", "outcome", "match"))
@@ -152,12 +184,16 @@ def plan_size(case: Case, skipped: frozenset[int] = frozenset()) -> int:
 Check = Callable[[JSONObject], str]
 
 
-def _plan(case: Case, skipped: frozenset[int] = frozenset()
+def _plan(case: Case, skipped: frozenset[int] = frozenset(), state: bool = False
           ) -> list[tuple[str, JSONObject, Check]]:
     """The requests a case makes, in order, each with the check of its answer; none for the
     steps ``skipped`` (the program has made them itself, so the next step's ``legal`` is asked
-    where they have left play)."""
+    where they have left play). With ``state``, the program's state after each step sent that
+    :func:`~napkit.conform.run.state.asked_after` picks, compared with the engine's, found by
+    playing the case's steps (after the steps skipped that follow it: the program has made
+    them too)."""
     plan: list[tuple[str, JSONObject, Check]] = []
+    states = case_states(case) if state else []
     start = dict(case.start)
     kind = start["type"]
     plan.append(("start", start, partial(_expect, types=("ok",), request=kind, where="start")))
@@ -173,6 +209,16 @@ def _plan(case: Case, skipped: frozenset[int] = frozenset()
                          partial(_check_legal, where=where, seat=seat, expected=step["legal"])))
         plan.append((where, {"type": "apply", "seat": seat, "action": action},
                      partial(_check_accepted, where=where, seat=seat, action=action)))
+        if not states:  # not asked: nothing more per step
+            continue
+        after = i + 1
+        while after in skipped:
+            after += 1
+        if after < len(states) and asked_after(states[i], states[after],
+                                               after == len(case.steps)):
+            plan.append((where, _STATE_REQUEST, partial(
+                _check_state, where=where, before=states[i], seat=seat, action=action,
+                after=states[after], expected=state_json(states[after]))))
     if case.kind == "illegal":
         refuse = case.expect["refuse"]
         plan.append(("refuse", {"type": "apply", "seat": refuse["seat"],
@@ -202,6 +248,53 @@ def _check_accepted(answer: JSONObject, where: str, seat: int | None, action: An
 def _check_legal(answer: JSONObject, where: str, seat: int | None, expected: list[Any]) -> str:
     _answer(answer, ("legal",), "legal", where)
     _compare_legal(where, seat, expected, answer)
+    return ""
+
+
+_STATE_REQUEST: JSONObject = {"type": "state"}  # shared: read, never changed
+#: The kinds of case in which a program that answers ``state`` is asked it
+#: (spec/conformance.md 2.4): those that play hands through, one step after another. The
+#: engine must play a case's steps to know its state, which in every case of the suite cost
+#: napkit conform half its time again; an illegal case's steps are a hand's as a legal or an
+#: outcome case plays them, and a match is asked again, as a legal case, when it fails.
+STATE_KINDS = frozenset({"legal", "outcome"})
+
+
+def _asks_state(check: Check) -> bool:
+    return isinstance(check, partial) and check.func is _check_state
+
+
+def _state_expected(check: Check) -> Expected | None:
+    """What napkit's adapter answers the request ``check`` judges, where it is ``state``."""
+    if isinstance(check, partial) and check.func is _check_state:
+        return partial(expect_state, check.keywords["expected"])
+    return None
+
+
+def _check_state(answer: JSONObject, where: str, before: State, seat: int | None,
+                 action: Action | JSONObject, after: State,
+                 expected: JSONObject | None = None) -> str:
+    """The program's state once ``seat``'s ``action`` (an action, or its JSON) has taken play
+    from ``before`` to ``after`` (the engine's states), against the engine's (``expected``,
+    made from ``after`` where not given): the first field it gives that differs fails it,
+    with its cause (spec/conformance.md 2.4)."""
+    _answer(answer, ("state",), "state", where)
+    wanted = state_json(after) if expected is None else expected
+    got = answer["state"]
+    if wanted is None or (got is not None and _alike(wanted, got)):
+        return ""
+    if got is None:
+        raise DisagreementError(where, "state: the program reports no hand in play (null) "
+                                       "after this step", wanted, None)
+    for name in FIELDS:
+        if name in got and not _alike(wanted[name], got[name]) and (
+                json.dumps(wanted[name], sort_keys=True) != json.dumps(got[name],
+                                                                        sort_keys=True)):
+            if isinstance(action, dict):
+                action = action_from_json(action, ["action"])
+            cause = state_cause(name, wanted, got, before, seat, action, after)
+            raise DisagreementError(where, f"state.{name}: expected {_json(wanted[name])}, got "
+                                           f"{_json(got[name])}", wanted[name], got[name], cause)
     return ""
 
 
@@ -250,15 +343,6 @@ def _check_refused(answer: JSONObject, expect: JSONObject) -> str:
 
 
 # --- comparisons ------------------------------------------------------------------------------
-def action_key(action: object) -> str:
-    """An action's identity for comparing sets of legal actions: its JSON with sorted keys,
-    the cards of a buy taken as a set (formats.md fixes no order for them)."""
-    if isinstance(action, dict) and action.get("type") == "buy" and isinstance(
-            action.get("cards"), list):
-        action = {**action, "cards": sorted(map(str, action["cards"]))}
-    return json.dumps(action, sort_keys=True, separators=(",", ":"))
-
-
 def _compare_legal(where: str, seat: int | None, expected: list[Any],
                    answer: JSONObject) -> None:
     turn = answer["turn"]
@@ -524,7 +608,8 @@ def _items(cases: Sequence[Case], supports: Mapping[str, Any]) -> list[Item]:
         skipped = skipped_steps(case, supports) if reason is None else frozenset()
         items.append((case, reason, first_id, skipped))
         if reason is None:
-            first_id += plan_size(case, skipped)
+            first_id += plan_size(case, skipped,
+                                  asks_state(supports) and case.kind in STATE_KINDS)
     return items
 
 

@@ -62,6 +62,9 @@ class Case:
     steps: tuple[JSONObject, ...]
     expect: JSONObject
     path: Path = field(compare=False)
+    # What made a generated case ({"by": the command, "seed"}: a reproducer of napkit fuzz
+    # names the run that found it), or None.
+    generated: JSONObject | None = field(default=None, compare=False)
 
     @classmethod
     def from_document(cls, doc: JSONObject, path: Path) -> Case:
@@ -70,7 +73,8 @@ class Case:
                    options=dict(doc["options"]), players=doc["players"],
                    rules=tuple(doc["rules"]), tags=tuple(doc["tags"]),
                    description=doc["description"], start=doc["start"],
-                   steps=tuple(doc["steps"]), expect=doc["expect"], path=path)
+                   steps=tuple(doc["steps"]), expect=doc["expect"], path=path,
+                   generated=doc.get("generated"))
 
 
 @dataclass(frozen=True)

@@ -241,8 +241,8 @@ _CAUSES = (
      "{ruleset}: option {0} n/a, held at its default"),
     (re.compile(r"forced passes skipped: .*"), "forced passes skipped"),
     (re.compile(r"option ([^=]+=\S+) not supported"), "{ruleset}: option {0} not declared"),
-    (re.compile(r"chance events made by the program"), "supports.chance program"),
-    (re.compile(r"a pack the rules refuse is handed over"), "supports.chance both"),
+    (re.compile(r"chance events made by the program .*"), "supports.chance program"),
+    (re.compile(r"a pack the rules refuse is handed over.*"), "supports.chance both"),
 )
 
 
