@@ -39,6 +39,7 @@ from napkit.engine.hand import HandState
 from napkit.engine.match import MatchState
 from napkit.engine.phases.play import winning_card
 from napkit.engine.state import AUCTION, NO_TRUMPS, PLAY, Trick
+from napkit.formats import records
 from napkit.formats.records import end_rules, score_rule
 from napkit.formats.values import action_from_json, action_key
 from napkit.spec import coverage
@@ -47,13 +48,11 @@ from napkit.spec.catalog import default_spec
 JSONObject = dict[str, Any]
 State = HandState | MatchState
 
-# The rule a field of an outcome is settled by, where the outcome differs there.
+# The rule a field of an outcome is settled by, where the outcome differs there: a hand's fields
+# as a record's are checked (napkit.formats.records), and the payments' and a match's.
 OUTCOME_RULES = {
-    "thrown_in": "NAP-5.3.2", "declarer": "NAP-5.3.1", "contract": "NAP-5.3.1",
-    "declarer_tricks": "NAP-8.3.2", "made": "NAP-8.3.2", "trick_winners": "NAP-8.2.1",
-    "tricks": "NAP-8.2.1", "payments": "NAP-9.1.1", "pool": "NAP-9.3.1", "net": "NAP-9.1.1",
-    "balances": "NAP-9.1.1", "winners": "NAP-10.4.3", "hands": "NAP-10.4.1",
-    "out": "NAP-10.4.2", "scores": "NAP-10.4.4",
+    **records.OUTCOME_RULES, "payments": "NAP-9.1.1", "balances": "NAP-9.1.1",
+    "winners": "NAP-10.4.3", "hands": "NAP-10.4.1", "out": "NAP-10.4.2",
 }  # and a hand's "score": by how the hand ended (napkit.formats.records.score_rule)
 
 # The rules that say who acts next, and how many steps back a difference of turn looks for

@@ -335,7 +335,10 @@ def compare(recorded: Any, actual: Any, path: list[str | int], rule: str | None,
                                 f"recorded {recorded!r}; the rules give {actual!r}"))
 
 
-_OUTCOME_RULES = {"made": "NAP-8.3.2", "declarer_tricks": "NAP-3.2.1", "declarer": "NAP-5.3.1",
+# The rule each field of a hand's outcome is settled by: what a field recorded otherwise than the
+# rules give is put down to here, and (with the fields of payments and of a match) by the
+# conformance harness (napkit.conform.cause.OUTCOME_RULES).
+OUTCOME_RULES = {"made": "NAP-8.3.2", "declarer_tricks": "NAP-3.2.1", "declarer": "NAP-5.3.1",
                   "contract": "NAP-5.3.1", "thrown_in": "NAP-5.3.2", "trick_winners": "NAP-8.2.1",
                   "tricks": "NAP-8.2.1", "pool": "NAP-9.3.1", "net": "NAP-9.1.1",
                   "scores": "NAP-10.4.4"}  # a hand's "score": score_rule
@@ -367,7 +370,7 @@ def _rule_for(key: str | int, actual: Any, inherited: str | None) -> str | None:
     if key == "score" and isinstance(actual, dict):  # the hand's outcome: by how it ended
         return score_rule(actual)
     if isinstance(key, str):
-        return _OUTCOME_RULES.get(key, inherited)
+        return OUTCOME_RULES.get(key, inherited)
     return inherited
 
 
