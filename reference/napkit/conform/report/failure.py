@@ -275,6 +275,8 @@ def blame(case: Case, result: CaseResult, states: Sequence[State]) -> Blamed:
     """What a failed case is put down to (see the module's docstring), before any finding in a
     match (:func:`locate_in_match`): its cause where the program's answer names one (a field
     of its state) or one is inferred, else the rules of the step where it shows."""
+    if result.cause is not None:  # its own state named it: it showed nowhere else
+        return _put_down((), result.cause)
     return blamed_for(case_difference(case, result, states), result.cause)
 
 
