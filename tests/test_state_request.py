@@ -267,3 +267,24 @@ def test_fuzz_asks_nothing_more_of_a_program_without_state() -> None:
     assert any(ref.part == "state" for ref, _, _ in asked)
     assert ([(ref, request) for ref, request, _ in asked if ref.part != "state"]
             == [(ref, request) for ref, request, _ in plain])
+
+
+def test_fuzz_asks_the_state_of_a_program_that_deals_for_itself() -> None:
+    """The state is asked as the program's own chance events come (ProgramChance): after a
+    step, once the state after it is known (the next step, the chance request, the end)."""
+    from napkit.conform.fuzz.campaign import Campaign
+
+    dealing = WrongState("trumps")
+    dealing.deals = True  # it makes the chance events when asked (supports.chance "both")
+    opened, channel = session(dealing)
+    assert opened.hello is not None and opened.hello.supports["chance"] == "both"
+    rulesets = default_spec().rulesets
+    scope = scope_of(opened.hello.supports, rulesets)
+    campaign = Campaign(scope, opened, 5, Games(rulesets), program_chance=True,
+                        chance_tries=False)
+    outcome = campaign.run(12, None, do_shrink=False)
+    assert any(r["type"] == "chance" for r in channel.sent)
+    assert any(r["type"] == "state" for r in channel.sent)
+    # It plays classic, whose trumps are fixed by the first card led.
+    assert [g.key for g in outcome.groups] == ["NAP-7.1.1"], outcome.groups
+    assert outcome.groups and all(g.difference == "state.trumps" for g in outcome.groups)

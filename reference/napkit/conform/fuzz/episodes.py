@@ -776,8 +776,15 @@ def _ask_state(out: Plan, episode: Episode, i: int) -> None:
     while episode.skips_forced and after < len(steps) and forced(steps[after]):
         after += 1
     state = steps[after].before if after < len(steps) else episode.final
-    if asked_after(steps[i].before, state, after == len(steps)):
-        out.append((Ref("state", i), _STATE_REQUEST, _StateCheck(i, steps[i], state)))
+    _state_after(out, i, steps[i], state, after == len(steps))
+
+
+def _state_after(out: Plan, i: int, step: Step, after: HandState | MatchState,
+                 last: bool) -> None:
+    """Add the state request after step ``i`` (``step``, which took play to ``after``), where
+    :func:`~napkit.conform.run.state.asked_after` asks it (``last``: the last step sent)."""
+    if asked_after(step.before, after, last):
+        out.append((Ref("state", i), _STATE_REQUEST, _StateCheck(i, step, after)))
 
 
 _STATE_REQUEST: JSONObject = {"type": "state"}  # shared: read, never changed
@@ -1138,6 +1145,9 @@ class ProgramChance(Chance):
         self.unnamed = 0
         self.request: JSONObject = {}
         self.steps: list[Step] = []
+        # The last step sent, whose state request (where the program declares it) waits for
+        # the state after it: the next step's, or the end's.
+        self.unasked: tuple[int, Step] | None = None
 
     def start(self, request: JSONObject) -> None:
         self.request = dict(request)
@@ -1145,12 +1155,24 @@ class ProgramChance(Chance):
 
     def step(self, index: int, step: Step) -> None:
         self.steps.append(step)
+        if self.skips and forced(step):  # not sent: the state is asked after the next one
+            return
+        self._ask_state(step.before)
         if step.seat is not None:  # a chance step has been asked for already
             self.pending += step_requests(index, step, self.kinds, self.skips)
+            self.unasked = (index, step) if "state" in self.kinds else None
+
+    def _ask_state(self, after: HandState | MatchState, last: bool = False) -> None:
+        """The state request after the last step sent, now that the state after it is known
+        (``after``)."""
+        if self.unasked is not None:
+            _state_after(self.pending, *self.unasked, after, last)
+            self.unasked = None
 
     def make(self, state: HandState | MatchState, style: Style, probes: tuple[Probe, ...],
              index: int) -> Action:
         ref = Ref("chance", index)
+        self._ask_state(state)
         ask = [*self.pending, *before_step(index, (state, None), probes, self.kinds),
                (ref, {"type": "chance"}, _check_chance)]
         self.pending = []
@@ -1192,10 +1214,11 @@ class ProgramChance(Chance):
 
     def finish(self, episode: Episode) -> Verdict:
         """The requests left once the episode is drawn, answered and judged."""
+        self._ask_state(episode.final, last=True)
         ask = [*self.pending, *end_requests(episode, self.kinds)]
         self.pending = []
         _, verdict = judge(ask, self.session)
-        return Verdict(verdict.disagreement, self.unnamed + verdict.unnamed)
+        return Verdict(verdict.disagreement, self.unnamed + verdict.unnamed, verdict.later)
 
 
 def _check_chance(answer: JSONObject) -> str:
