@@ -317,7 +317,7 @@ def a_run() -> Run:
 
 
 def test_summary_lines() -> None:
-    lines = summary_lines(a_run())
+    lines = summary_lines(a_run(), verbose=True)
     assert lines[0].split() == ["by", "ruleset", "passed", "failed", "skipped", "xfail", "xpass"]
     assert lines[1].split() == ["pagat", "2", "1", "1", "1", "0"]
     # The by-rule table: failures put down to a rule, and the cases touching each rule.
@@ -331,6 +331,18 @@ def test_summary_lines() -> None:
     assert "note: a note" in lines
     assert lines[-1] == ("FAILED: 5 cases against prog 1: 2 passed, 1 failed, 1 skipped, 1 xfail "
                          "(stopped after the first failure; 1 not run) in 1.5 s, 3 cases/s")
+
+
+def test_summary_lines_list_only_the_rules_with_a_case_that_did_not_pass() -> None:
+    every = summary_lines(a_run(), verbose=True)
+    short = summary_lines(a_run())
+    listed = {line.split()[0] for line in every if line.startswith("NAP-")}
+    kept = {line.split()[0] for line in short if line.startswith("NAP-")}
+    clean = {line.split()[0] for line in every if line.startswith("NAP-")
+             and line.split()[2:6] == ["0", "0", "0", "0"] and line.split()[1] == line.split()[6]}
+    assert clean and kept == listed - clean
+    assert any(line.endswith(f"{len(clean)} rule{'s' if len(clean) > 1 else ''} whose every "
+                             "case passed (-v lists every rule)") for line in short)
 
 
 def test_json_report() -> None:

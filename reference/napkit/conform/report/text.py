@@ -146,7 +146,7 @@ def summary_lines(run: Run, tables: bool = True, verbose: bool = False) -> list[
     if tables and run.results:
         lines += _table("ruleset", run.by("ruleset"))
         lines.append("")
-        lines += _rule_table(run)
+        lines += _rule_table(run, verbose)
         lines.append("")
         lines += timing_lines(run.results)
     bad = [(n, r) for n, r in enumerate(run.results) if r.bad]
@@ -215,16 +215,27 @@ def _table(title: str, rows: dict[str, Counter[str]]) -> list[str]:
                       gap=(4, 2), widths=(0, *(7 for _ in STATUSES)))
 
 
-def _rule_table(run: Run) -> list[str]:
+def _rule_table(run: Run, verbose: bool = False) -> list[str]:
     """The table by rule: failures put down to the rule of the step that failed, and the cases
-    touching each rule in a column of their own (:meth:`Run.by_blamed_rule`)."""
+    touching each rule in a column of their own (:meth:`Run.by_blamed_rule`). Without
+    ``verbose``, only the rules with a case that did not simply pass: the ninety rows of a
+    clean run pushed the summary off the screen (issue 30)."""
     rows = run.by_blamed_rule()
     if not rows:
         return []
     columns = (*STATUSES, TOUCHING)
+    # a rule's row is worth a look where a case exercising it did not pass, whatever it was
+    # put down to
+    shown = {name: counts for name, counts in rows.items()
+             if verbose or counts[TOUCHING] != counts[PASSED]
+             or any(counts[s] for s in STATUSES if s != PASSED)}
+    clean = len(rows) - len(shown)
     lines = text_table(["by rule", *columns],
-                       [[name, *(counts[c] for c in columns)] for name, counts in rows.items()],
-                       gap=(4, 2), widths=(10, *(7 for _ in columns)))
+                       [[name, *(counts[c] for c in columns)] for name, counts in shown.items()],
+                       gap=(4, 2), widths=(10, *(7 for _ in columns))) if shown else []
+    if clean:
+        lines.append(f"{'and ' if shown else ''}{clean} {_plural(clean, 'rule')} whose every "
+                     "case passed (-v lists every rule)")
     lines.append("(a failure counts once, against the rule of the step that failed; "
                  f"{TOUCHING}: every case exercising the rule)")
     unblamed = sum(1 for n, r in enumerate(run.results) if r.status in (FAILED, XFAIL)
