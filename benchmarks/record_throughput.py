@@ -21,8 +21,9 @@ For each table (ruleset and players) it times, in one process and taking turns:
 
 It prints milliseconds per hand for each, and the ratios record/engine (issue 12's target:
 within 2x) and record/players (what writing the record adds to playing the hands). The
-heuristic players throw in many hands of standard Nap (nobody bids), which are shorter than
-random play's, which is why both ratios are given. Each figure is the best of ``--repeats``
+heuristic players throw in some hands of standard Nap (nobody bids: about a fifth since issue
+30, benchmarks/players_bidding.py), which are shorter than random play's, which is why both
+ratios are given. Each figure is the best of ``--repeats``
 timings of about ``--seconds`` each.
 
 ``--cli N`` also times the whole command, ``napkit record pagat --hands N --seed 1 -o FILE``,

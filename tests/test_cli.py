@@ -26,10 +26,11 @@ def test_list(spec_dir: Path, capsys: Capture) -> None:
     assert (code, err) == (0, "")
     lines = out.splitlines()
     assert lines[0].split() == ["id", "source", "players", "extends", "title"]
-    assert lines[1].split()[:4] == ["little", "100_aaaaaaaaaaaaaaaa.txt", "3-5", "(+6"]
-    assert "little-widow  100_aaaaaaaaaaaaaaaa.txt" in out
-    assert any(line.split()[:4] == ["other", "101_bbbbbbbbbbbbbbbb.txt", "2-4", "-"]
-               for line in lines)
+    # Issue 30: the source by its name (the title, cut, where it has no short name).
+    assert lines[1].startswith("little        Little Nap page       3-5")
+    assert "little-widow  Little Nap page" in out
+    assert any(line.startswith("other         Other Nap, another …  2-4") for line in lines)
+    assert "_aaaaaaaaaaaaaaaa.txt" not in out and "_bbbbbbbbbbbbbbbb.txt" not in out
     assert all(len(line) <= 100 for line in lines)
 
 
@@ -95,7 +96,7 @@ def test_compare_two(spec_dir: Path, capsys: Capture) -> None:
     code, out, err = run(capsys, "rules", "compare", "little", "little-widow")
     assert (code, err) == (0, "")
     lines = out.splitlines()
-    assert lines[0].startswith("little        Little Nap (100_aaaaaaaaaaaaaaaa.txt")
+    assert lines[0].startswith("little        Little Nap (Little Nap page; ")
     assert "NAP-1.1.3  The widow" in lines
     assert "NAP-2.1.2  Tricks, trumps and lead" in lines
     assert "  bids[nap].lead" in lines
@@ -114,10 +115,12 @@ def test_compare_with_options(spec_dir: Path, capsys: Capture) -> None:
 def test_decisions(spec_dir: Path, capsys: Capture) -> None:
     code, out, _ = run(capsys, "rules", "decisions")
     assert code == 0
-    assert out.splitlines()[1].split()[:5] == ["DEC-001", "ambiguous", "100…", "NAP-1.1.1",
-                                               "three-to-five"]
+    assert out.splitlines()[1].startswith(
+        "DEC-001  ambiguous  Little Nap p…  NAP-1.1.1  three-to-five")  # the name, cut
     code, out, _ = run(capsys, "rules", "decisions", "DEC-001")
     assert code == 0
+    assert ("source:   Little Nap page [100_aaaaaaaaaaaaaaaa.txt] (\"Little Nap, an invented "
+            "source\")") in out
     assert 'lines:    L2 ("[players and deal]")' in out
     assert "    * three-to-five: Three to five players." in out
     assert "offered by: little (option players), little-widow (option players)" in out

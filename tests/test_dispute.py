@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import signal
 import subprocess
 import sys
@@ -96,7 +97,7 @@ def test_replay_prints_one_table_a_column_per_ruleset(tmp_path: Path,
     net = next(line for line in out.splitlines() if line.startswith("S1 net"))
     assert net.split()[2:4] == ["+9", "+3"]
     assert "legal only under classic, napoleon; not under peep (NAP-6.3.1)" in out
-    assert "001_311e7c0f07a8af84.txt L22:" in out  # peep's source line, quoted
+    assert "Peep Nap page [001_311e7c0f07a8af84.txt] L22:" in out  # peep's source line, quoted
     assert "S0 pays S1 3 (NAP-9.1.1)" in out
 
 
@@ -152,7 +153,7 @@ def test_explain_a_wellington_first_lead_shows_the_rule_and_its_source_lines(
     out = capsys.readouterr().out
     assert "S2 to act; the legal actions:" in out and "play 2H" in out
     assert "not allowed: NAP-7.2.2" in out
-    assert "002_33e5c6bd2923b07f.txt L" in out and "lowest trump" in out
+    assert "German site article [002_33e5c6bd2923b07f.txt] L" in out and "lowest trump" in out
 
 
 def test_explain_a_peep_nap_lead_under_another_ruleset(capsys: pytest.CaptureFixture[str],
@@ -194,7 +195,8 @@ def test_explain_a_peep_nap_trump_lead_shows_the_rule_and_its_source_lines(
     out = capsys.readouterr().out
     assert "S1 to act; the legal actions:\n  play JS QS KS AS" in out
     assert "not allowed: NAP-7.2.2" in out
-    assert "001_311e7c0f07a8af84.txt L25:" in out and "leads the first trick" in out
+    assert "Peep Nap page [001_311e7c0f07a8af84.txt] L25:" in out
+    assert "leads the first trick" in out
     assert main(["explain", str(hand), "--at", "7", "--action", "AS"]) == 0
     assert "S1 play AS at step 7 under peep: allowed" in capsys.readouterr().out
 
@@ -262,3 +264,38 @@ def test_replay_help_shows_an_example() -> None:
     out = subprocess.run([sys.executable, "-m", "napkit", "replay", "--help"],
                          capture_output=True, text=True, check=True).stdout
     assert "napkit replay hand.nap --under all" in out
+
+
+SEED_FILE = re.compile(r"[0-9]{3}_[0-9a-f]{16}\.txt")
+
+
+@pytest.mark.parametrize("sources", ["here", "missing"])
+def test_what_a_person_reads_names_each_source_by_its_title(
+        sources: str, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 30: every citation a person reads names its source (``Peep Nap page``); a seed
+    file name (``001_311e7c0f07a8af84.txt``) shows only as a detail, in brackets after it."""
+    if sources == "missing":  # napkit from a wheel: the citations without their quotes
+        monkeypatch.setenv("NAPKIT_SOURCES", str(tmp_path / "nowhere"))
+    hand = tmp_path / "worked.nap"
+    hand.write_text(WORKED, encoding="utf-8")
+    commands = [["rules", "list"], ["rules", "show", "peep"], ["rules", "rule", "NAP-8.1.1"],
+                ["rules", "compare", "classic", "napoleon"], ["rules", "decisions"],
+                ["rules", "decisions", "DEC-006"],
+                ["explain", str(hand), "--at", "6", "--action", "3C"],
+                ["replay", str(hand), "--under", "all"]]
+    named = {source.name for source in SPEC.index}
+    for command in commands:
+        parts = command[0] == "replay"  # the hand is not legal under peep: exit 1
+        assert main(command) == (1 if parts else 0), command
+        out = capsys.readouterr().out
+        assert any(name[:12] in out for name in named), command
+        for found in SEED_FILE.finditer(out):
+            file = found.group()
+            assert out[:found.start()].endswith(f"{SPEC.index.name(file)} ["), (
+                f"napkit {' '.join(command)}: {file} without its source's name")
+    if sources == "missing":
+        assert "(the source Classic rules page [000_b90223f4596c033b.txt] is not at" in out
+    else:
+        assert "Classic rules page [000_b90223f4596c033b.txt] L41:" in out
+        assert "classic cites Classic rules page: L41, L43" in out

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import struct
 import subprocess
@@ -145,6 +146,25 @@ def test_the_comparison_links_every_ruleset_and_rule_it_shows(site: Path) -> Non
         assert any(link.startswith(f"rulesets/{rid}.html") for link in page.links), rid
     for row in data.comparison_rows(spec):
         assert f"lawbook.html#{row.rule.id}" in page.links, row.rule.id
+
+
+def test_the_sources_are_named_and_listed_with_their_files(site: Path) -> None:
+    """Issue 30: a page names a source by its name, linked to the list of sources on the
+    rulesets' page, where its title and file are; the law book's and the disagreements'
+    citation tables show no file name (a hash) at all."""
+    spec = load_spec()
+    listed = (site / "rulesets" / "index.html").read_text(encoding="utf-8")
+    page = parse_text(listed)
+    for source in spec.index:
+        anchor = f"source-{source.file[:3]}"
+        assert anchor in page.ids, anchor
+        assert source.file in listed and source.title in listed
+        assert f'href="#{anchor}"' in listed  # the rulesets' table links each ruleset's source
+    for name in ("lawbook.html", "disagreements.html"):
+        html = (site / name).read_text(encoding="utf-8")
+        assert not re.search(r"[0-9]{3}_[0-9a-f]{16}\.txt", html), name
+        assert "rulesets/index.html#source-004" in parse_text(html).links, name
+        assert ">pagat.com (McLeod)</" in html, name
 
 
 # --- the examples --------------------------------------------------------------------------

@@ -9,6 +9,7 @@ import copy
 import io
 import json
 import random
+import re
 from pathlib import Path
 from typing import Any
 
@@ -182,6 +183,58 @@ def test_several_hands_in_one_text() -> None:
         read_hand_text(text)
 
 
+# --- suit symbols (issue 30) ---------------------------------------------------------------------
+SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+OUTLINES = {"S": "♤", "H": "♡", "D": "♢", "C": "♧"}
+
+
+def with_suits(text: str, suits: dict[str, str], after: str = "") -> str:
+    """``text`` with each card's suit letter written as ``suits`` has it."""
+    return re.sub(r"\b(10|[2-9JQKA])([SHDC])\b",
+                  lambda m: m.group(1) + suits[m.group(2).upper()] + after, text,
+                  flags=re.IGNORECASE)
+
+
+@pytest.mark.parametrize(("suits", "after"), [(SYMBOLS, ""), (OUTLINES, ""),
+                                              (SYMBOLS, "\ufe0f")],
+                         ids=["symbols", "outlines", "emoji"])
+def test_suit_symbols_are_read_as_the_letters(suits: dict[str, str], after: str) -> None:
+    typed = with_suits(TYPED, suits, after)
+    assert "♠" in typed or "♤" in typed
+    assert read_hand_text(typed) == read_hand_text(TYPED)
+
+
+def test_the_writer_writes_symbols_that_read_back() -> None:
+    record = read_hand_text(TYPED)
+    text = write_hand(record, symbols=True)
+    assert "seat 0: 7♠ K♦ 8♦ 5♠ 4♥" in text
+    assert "S" not in text.split("players:")[1].split("#")[0].replace("seat", "")
+    assert read_hand_text(text) == record
+    assert write_hand(read_hand_text(text)) == write_hand(record)
+
+
+def test_json_keeps_the_letters() -> None:
+    record = read_hand_text(TYPED)
+    record["deal"][0] = record["deal"][0][:-1] + SYMBOLS[record["deal"][0][-1]]
+    assert check_hand_record(record)  # the symbols are for people: a record is refused
+
+
+def test_replay_symbols_writes_the_suits_as_symbols(tmp_path: Path, capsys: Capture) -> None:
+    path = tmp_path / "hand.nap"
+    path.write_text(TYPED, encoding="utf-8")
+    main(["replay", str(path), "--under", "peep", "--brief", "--symbols"])
+    out = capsys.readouterr().out
+    assert "S0 play 5♠" in out and "5S" not in out
+    main(["replay", str(path), "--under", "peep", "--brief"])
+    assert "S0 play 5S" in capsys.readouterr().out
+
+
+def test_play_typed_on_a_line_of_the_play_is_still_an_action() -> None:
+    # A line starting with a key and no colon is a colon left out, but 'play 5S' is an action.
+    text = TYPED.replace("play: 5S AS JC\n  jd 9h kd", "play: 5S AS JC\n  play jd")
+    assert len(read_hand_text(text)["actions"]) == 7
+
+
 # --- the corpus of bad hands ---------------------------------------------------------------------
 BAD_FILES = sorted(BAD.glob("*.nap"))
 
@@ -296,9 +349,11 @@ def test_play_record_writes_the_notation(tmp_path: Path, capsys: Capture) -> Non
     assert main(["play", "pagat-floater", "--watch", "--seed", "7", "--record",
                  str(target)]) == 0
     capsys.readouterr()
-    [record] = loads(target.read_text(encoding="utf-8"))
-    assert record["ruleset"] == "pagat-floater"
-    assert record["outcome"] is not None
+    # One hand played out, after the hands thrown in and dealt again (all kept: --record).
+    *thrown, record = loads(target.read_text(encoding="utf-8"))
+    assert all(r["ruleset"] == "pagat-floater" for r in [*thrown, record])
+    assert all(r["outcome"]["thrown_in"] for r in thrown)
+    assert record["outcome"] is not None and not record["outcome"]["thrown_in"]
 
 
 def test_validate_reports_each_bad_hand_by_line_and_column(tmp_path: Path,

@@ -179,8 +179,8 @@ UNKNOWN = {
     TABLE + "seat \x1b[31m: 4H\n" + DEAL:
         "line 4, column 6: a seat is a whole number (0 or more), not '\\x1b[31m'",
     TABLE + "seat 0: " + "Q" * 5000 + "\n" + DEAL[23:]:
-        f"line 4, column 9: not a card: '{'Q' * 39}…' (5,000 characters) (write rank then "
-        "suit, as AS, 10H, TH or 2C)",
+        f"line 4, column 9: '{'Q' * 39}…' (5,000 characters) is not a card: write rank then "
+        "suit, as AS, 10H or A♣",
 }
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import itertools
 import re
 from collections.abc import Callable
 
@@ -177,3 +178,85 @@ def test_unreadable_input_lists_what_may_be_typed(monkeypatch: pytest.MonkeyPatc
     assert code == 1
     assert "> cannot read 'hello': 'hello' is not an action; type one of: pass, bid BID" in out
     assert "> not allowed: NAP-5.2.2: 'nonesuch' is not a bid of this game" in out
+
+
+def test_a_thrown_in_hand_is_dealt_again_and_not_counted(capsys: Capture) -> None:
+    """--hands K plays K hands: a hand nobody bid for is dealt again by the next dealer
+    (NAP-5.3.2), as at a table, where it used to be one of the K."""
+    code, out, err = run(capsys, "pagat", "--watch", "--hands", "2", "--seed", "6")
+    assert (code, err) == (0, "")
+    assert len(re.findall(r"^result: seat \d bid ", out, re.M)) == 2  # two played out
+    thrown = re.search(r"^result: thrown in: nobody bid\n(?:  .*\n)*?  dealt again by seat "
+                       r"(\d)\nhand \d+: seat (\d) deals$", out, re.M)
+    assert thrown, out
+    assert thrown.group(1) == thrown.group(2)
+    dealers = [int(d) for d in re.findall(r"^hand \d+: seat (\d) deals", out, re.M)]
+    assert len(dealers) == 3
+    assert all(b == (a + 1) % 4 for a, b in itertools.pairwise(dealers))
+    assert "after 2 hands (1 thrown in and dealt again): " in out
+
+
+def test_help_says_a_thrown_in_hand_is_not_counted(capsys: Capture) -> None:
+    code, out, _ = run(capsys, "--help")
+    assert code == 0
+    text = " ".join(out.split())
+    assert "a thrown-in hand dealt again and not counted" in text
+    assert "bid 3" in text and "name hearts, name H, hearts, H" in text
+
+
+@pytest.mark.parametrize(("ruleset", "typed", "legal", "expected"), [
+    ("pagat", "bid 3", (), "bid three"),
+    ("pagat", "bid three", (), "bid three"),
+    ("pagat", "Bid Three", (), "bid three"),
+    ("classic", "bid 3", (), "bid three"),  # classic names its bid '3'
+    ("classic", "bid 4", (), "bid four"),
+    ("pub-floater", "bid 4 with", (), "bid four-with"),
+    ("pub-floater", "bid four without", (), "bid four-without"),
+    ("pagat", "bid 7", (), "bid 7"),  # no such bid: the auction refuses it, with its rule
+    ("peep", "diamonds", ("naming",), "name D trumps"),
+    ("peep", "D", ("naming",), "name D trumps"),
+    ("peep", "name diamonds", ("naming",), "name D trumps"),
+    ("peep", "pass", (), "pass"),
+    ("peep", "AS", (), "play AS"),
+])
+def test_actions_are_read_as_the_table_shows_them(ruleset: str, typed: str,
+                                                  legal: tuple[str, ...], expected: str) -> None:
+    from napkit.cli.table import read_action
+    from napkit.engine.actions import NAMES
+    from napkit.engine.game import Game
+
+    game = Game.create(ruleset, 4)
+    assert str(read_action(typed, game, NAMES if legal else ())) == expected
+
+
+def test_a_human_bids_and_names_trumps_as_shown(monkeypatch: pytest.MonkeyPatch,
+                                                capsys: Capture) -> None:
+    """'bid 3' where the table shows 'bid three', and trumps named by the suit alone, as the
+    prompt shows them (name diamonds, not name D trumps)."""
+    out = io.StringIO()
+    named: list[str] = []
+
+    def answer(screen: str) -> str:
+        _, may, _ = _prompt(screen)
+        if may[0].startswith("play one of "):
+            return may[0].removeprefix("play one of ").split()[0]
+        if may[0].startswith("name "):
+            assert all(re.fullmatch(r"name (spades|hearts|diamonds|clubs)", a) for a in may)
+            named.append(may[-1].removeprefix("name "))
+            return named[-1]  # the suit alone: 'clubs'
+        if "bid three" in may:
+            return "bid 3"
+        return may[0]
+
+    monkeypatch.setattr("sys.stdout", out)
+    monkeypatch.setattr("sys.stdin", Human(out.getvalue, answer))
+    for seed in range(1, 30):
+        assert main(["play", "peep", "--seat", "0", "--seed", str(seed)]) == 0
+        if named:
+            break
+    else:
+        pytest.fail("no seed gave seat 0 the contract")
+    screen = out.getvalue()
+    assert "seat 0 (you): bid three" in screen
+    assert f"seat 0 (you): name {named[0]}" in screen
+    assert "not allowed" not in screen and "cannot read" not in screen

@@ -183,8 +183,8 @@ def test_notation_short_forms(text: str, action: Action) -> None:
     assert parse_action(text) == action
 
 
-@pytest.mark.parametrize("text", ["", "hello", "play", "play 11H", "play AS KS", "name red",
-                                  "bid", "buy", "buy AS AS", "take it", "sit down", "1H"])
+@pytest.mark.parametrize("text", ["", "hello", "play", "play AS KS", "name red",
+                                  "bid", "buy", "buy AS AS", "take it", "sit down"])
 def test_notation_refuses_with_one_line_listing_the_forms(text: str) -> None:
     with pytest.raises(NotationError) as caught:
         parse_action(text)
@@ -192,6 +192,26 @@ def test_notation_refuses_with_one_line_listing_the_forms(text: str) -> None:
     assert "\n" not in message
     assert message.startswith(f"cannot read {text.strip()!r}")
     assert "type one of: pass, bid BID" in message and "play CARD" in message
+
+
+@pytest.mark.parametrize(("text", "why"), [
+    ("play 11H", "'11H' is not a card: ranks are 2-10, J, Q, K, A"),
+    ("1H", "'1H' is not a card: ranks are 2-10, J, Q, K, A (did you mean 10H?)"),
+    ("AX", "'AX' is not a card: suits are S, H, D, C or ♠ ♥ ♦ ♣"),
+    ("5S AS", "a card is played on its own, one at a time, as '5S'"),
+])
+def test_a_mistyped_card_is_named_with_its_fix_not_the_forms(text: str, why: str) -> None:
+    # Issue 30: '1H' was "not an action", with every form listed; it is a card typed wrongly.
+    with pytest.raises(NotationError) as caught:
+        parse_action(text)
+    assert str(caught.value) == f"cannot read {text!r}: {why}"
+
+
+def test_a_bid_typed_without_bid_is_suggested() -> None:
+    with pytest.raises(NotationError) as caught:
+        parse_action("nap", bids=("three", "nap"))
+    assert str(caught.value) == "cannot read 'nap': 'nap' is not an action: did you mean 'bid nap'?"
+    assert parse_action("A♣") == parse_action("AC") == parse_action("a♧")
 
 
 def _estimate_as_written(hand: tuple[int, ...], trumps: int | None) -> float:
@@ -202,7 +222,7 @@ def _estimate_as_written(hand: tuple[int, ...], trumps: int | None) -> float:
         ranks = sorted((c % 13 for c in hand if c // 13 == suit), reverse=True)
         for i, r in enumerate(ranks):
             if suit == trumps:
-                tricks += 1.0 if r >= 12 - i else 0.5 if r >= 9 else 0.35
+                tricks += 1.0 if r >= 12 - i else 0.75 if i >= 2 else 0.5 if r >= 9 else 0.35
             elif r == 12:
                 tricks += 0.8
             elif r == 11 and len(ranks) >= 2 and i <= 1:

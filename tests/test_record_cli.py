@@ -128,14 +128,17 @@ def test_a_drawn_seed_is_printed_and_replays(capsys: Capture) -> None:
 
 def test_play_record_writes_what_record_writes(capsys: Capture, tmp_path: Path,
                                                monkeypatch: pytest.MonkeyPatch) -> None:
-    """Watching plays the same table as 'napkit record', so the records are the same bytes."""
+    """Watching plays the same table as 'napkit record', so the records are the same bytes
+    (play's --hands counts the hands played out, record's every hand dealt: a thrown-in hand
+    is in both records, so record is asked for as many as play dealt)."""
     monkeypatch.setattr("sys.stdin", io.StringIO(""))  # never read while watching
     for argv in (["pagat", "--hands", "2"], ["peep", "--match", "--hands", "2"]):
         target = tmp_path / "played.json"
         assert main(["play", *argv, "--seed", "13", "--record", str(target)]) == 0
         played = capsys.readouterr().out
         assert played.startswith(f"napkit play {argv[0]}")  # the game is still shown
-        code, out, _ = record(capsys, *argv, "--seed", "13")
+        dealt = len(re.findall(r"^hand \d+: ", played, re.M))
+        code, out, _ = record(capsys, argv[0], *argv[1:-1], str(dealt), "--seed", "13")
         assert code == 0 and target.read_text(encoding="utf-8") == out
 
 

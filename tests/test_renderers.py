@@ -7,7 +7,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from napkit.engine.cards import card_name, parse_card
+from napkit.engine.cards import SUIT_SYMBOLS, card_name, parse_card
 from napkit.engine.game import Game
 from napkit.players.playout import play_out
 from napkit.spec import render, views
@@ -49,12 +49,12 @@ def test_hands_read_the_same_in_both_forms() -> None:
             letters = render.hand_text(cards)
             symbols = render.hand_text(cards, symbols=True)
             # The same groups and ranks; only the suit labels differ.
-            for letter, symbol in zip("SHDC", render.SUIT_SYMBOLS, strict=True):
+            for letter, symbol in zip("SHDC", SUIT_SYMBOLS, strict=True):
                 letters = letters.replace(f"{letter}:", symbol)
             assert letters == symbols
             ranks = symbols.replace("  ", " ").split()
-            assert len([r for r in ranks if r not in render.SUIT_SYMBOLS]) == len(cards)
+            assert len([r for r in ranks if r not in SUIT_SYMBOLS]) == len(cards)
             for card in cards:
                 assert render.card_text(card) == card_name(card)
                 assert parse_card(render.card_text(card, symbols=True).replace(
-                    render.SUIT_SYMBOLS[card // 13], "SHDC"[card // 13])) == card
+                    SUIT_SYMBOLS[card // 13], "SHDC"[card // 13])) == card

@@ -41,13 +41,14 @@ seen it, the contract and trumps, the trick so far, the tricks won, the pool and
 scores; then what you may do. Type an action:
 
   pass                 pass in the auction
-  bid BID              bid by the bid's id in the ruleset: bid three, bid nap-without
+  bid BID              bid by the bid's id or name, as shown: bid three, bid 3,
+                       bid nap-without, bid nap without
   peek                 pay to look at the widow
   buy CARDS            discard these cards and be dealt as many: buy 2C 7D
   buy nothing          keep the hand as dealt
   take / leave         take the widow into your hand, or leave it
   discard CARD         discard a card after taking the widow: discard 3C
-  name SUIT            name trumps: name hearts, name H
+  name SUIT, or SUIT   name trumps: name hearts, name H, hearts, H
   play CARD, or CARD   play a card: play 10H, 10H, TH, AS
   ante / sit out       before a hand of a match where sitting out is allowed
   ?                    show the table again
@@ -57,10 +58,12 @@ refused with the rule it breaks (NAP-8.1.1: must follow hearts; holds the 9 of h
 you are asked again. End of input (Ctrl-D) abandons the game, with exit status 1.
 
 Without --seat (or with --watch) the engine's players play every seat; each action, trick
-and result is printed. --hands K deals K hands (each settled on its own; the totals are
-printed at the end); --match plays a match (NAP-10): antes, the pool carried over, the
-deal passing left, until its end, or for K hands with --hands K (a ruleset whose match
-ends only when the players agree needs --hands).
+and result is printed. --hands K plays K hands (each settled on its own; the totals are
+printed at the end): a hand nobody bids for is thrown in and dealt again by the next
+dealer, as at a table (NAP-5.3.2), and is not one of the K. --match plays a match
+(NAP-10): antes, the pool carried over, the deal passing left, until its end, or for K
+hands with --hands K, where every deal counts, a thrown-in one included (NAP-10.4.1; a
+ruleset whose match ends only when the players agree needs --hands).
 
 --seed S makes a run reproducible: the same seed (and the same typed actions) plays and
 prints the same game again. Without it a seed is drawn and printed, so any game can be
@@ -69,8 +72,9 @@ replayed.
 --record FILE also writes the record of what was played, your seat's actions included, as
 'napkit record -o FILE' would: a file is replaced only once the game is over (an abandoned
 game writes nothing), a symbolic link's file is replaced and the link kept, a FIFO or a
-device is written to directly; FILE may not be the ruleset file. A FILE named *.nap is
-written in the hand notation (spec/formats.md), hands only, not a match.
+device is written to directly; FILE may not be the ruleset file. It holds every hand dealt,
+the thrown-in ones too. A FILE named *.nap is written in the hand notation
+(spec/formats.md), hands only, not a match.
 """
 
 _PLAY_EPILOG = """\
@@ -91,7 +95,9 @@ def register(commands: Commands) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter)
     command.set_defaults(run=lambda args: play(**table_arguments(args), seat=args.seat,
                                                record=args.record))
-    add_table_options(command)
+    add_table_options(command, hands_help="play K hands (default 1), a thrown-in hand dealt "
+                                          "again and not counted; or end the match after K "
+                                          "deals")
     who = command.add_mutually_exclusive_group()
     who.add_argument("--seat", type=whole_value("a seat", 0), metavar="N",
                      help="play seat N yourself")
@@ -102,8 +108,11 @@ def register(commands: Commands) -> None:
                               "record' writes it; not written if the game is abandoned)")
 
 
-def add_table_options(command: argparse.ArgumentParser) -> None:
-    """The options 'napkit play' and 'napkit record' share: the game, the players, the run."""
+def add_table_options(command: argparse.ArgumentParser,
+                      hands_help: str = "deal K hands (default 1), or end the match after K "
+                                        "hands") -> None:
+    """The options 'napkit play' and 'napkit record' share: the game, the players, the run
+    (``hands_help``: what --hands counts, which differs between them)."""
     command.add_argument("ruleset", metavar="RULESET", nargs="?",
                          help="a ruleset id or a ruleset file (a house game's too)")
     command.add_argument("--ruleset-file", metavar="FILE",
@@ -116,7 +125,7 @@ def add_table_options(command: argparse.ArgumentParser) -> None:
     command.add_argument("--opponents", choices=PLAYER_KINDS, default="heuristic",
                          help="the engine's players (default: heuristic)")
     command.add_argument("--hands", type=whole_value("a number of hands", 1), metavar="K",
-                         help="deal K hands (default 1), or end the match after K hands")
+                         help=hands_help)
     command.add_argument("--match", action="store_true", help="play a match (NAP-10)")
     command.add_argument("--seed", type=seed_value, metavar="S",
                          help="the seed that makes the run replay: a whole number from 0 to "

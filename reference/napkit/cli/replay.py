@@ -56,6 +56,9 @@ def register(commands: Commands) -> None:
     replay.add_argument("--json", action="store_true", help="print the verdicts as JSON")
     replay.add_argument("--brief", action="store_true",
                         help="the table only, without each ruleset's verdict in words")
+    replay.add_argument("--symbols", action="store_true",
+                        help="write the cards' suits as symbols (A♣, 10♥), not letters (AC, "
+                             "10H); --json keeps the letters")
     replay.set_defaults(run=run_replay)
 
 
@@ -89,6 +92,9 @@ def run_replay(args: argparse.Namespace) -> int:
     if not args.brief:
         for verdict in verdicts:
             lines += ["", *details(the_spec, verdict, width)]
+    if args.symbols:
+        from napkit.engine.cards import with_symbols
+        lines = [with_symbols(line) for line in lines]
     print_lines(lines)
     return 0 if all(v.legal for v in verdicts) else EXIT_PROBLEMS
 

@@ -178,7 +178,8 @@ def compare_rulesets(a_id: str, b_id: str, options_a: Sequence[str] = (),
     choices_a = option_choices(list(options_a), "--option-a")
     choices_b = option_choices(list(options_b), "--option-b")
     differences = compare(a, b, the_spec.lawbook, choices_a, choices_b)
-    print_lines(views.compare_view(a, b, differences, choices_a=choices_a, choices_b=choices_b))
+    print_lines(views.compare_view(the_spec, a, b, differences, choices_a=choices_a,
+                                   choices_b=choices_b))
     return 0
 
 

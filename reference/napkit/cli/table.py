@@ -12,7 +12,18 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import TypeVar
 
-from napkit.engine.actions import Action, Ante, Buy, ChooseDealer, Deal, Play, Reshuffle, SitOut
+from napkit.engine.actions import (
+    Action,
+    Ante,
+    Bid,
+    Buy,
+    ChooseDealer,
+    Deal,
+    NameTrumps,
+    Play,
+    Reshuffle,
+    SitOut,
+)
 from napkit.engine.cards import SUIT_NAMES, card_name
 from napkit.engine.game import Game
 from napkit.engine.hand import HandState
@@ -20,6 +31,7 @@ from napkit.engine.match import MatchState, new_match
 from napkit.engine.observation import Hidden, PlayerView
 from napkit.engine.state import NO_TRUMPS, POOL
 from napkit.errors import IllegalActionError
+from napkit.formats.handtext import action_text
 from napkit.formats.notation import NotationError, parse_action
 from napkit.formats.recording import chance_rng, player_rng, record_text
 from napkit.players.policy import make_player
@@ -42,6 +54,12 @@ def _signed(n: int) -> str:
     return f"+{n}" if n > 0 else str(n)
 
 
+def _shown(action: Action) -> str:
+    """An action as the table prints it, in a form the player may type back: trumps named
+    by the suit (``name diamonds``, as the hand notation writes them), the rest in full."""
+    return action_text(action) if isinstance(action, NameTrumps) else str(action)
+
+
 def _legal_text(legal: Sequence[Action]) -> str:
     """The legal actions in a line: plays as their cards, purchases by how many may be bought."""
     plays = [a.card for a in legal if isinstance(a, Play)]
@@ -53,7 +71,50 @@ def _legal_text(legal: Sequence[Action]) -> str:
         if most == 0:
             return "buy nothing"
         return f"buy up to {most} of your cards (buy 2C 7D), or buy nothing"
-    return " | ".join(str(a) for a in legal)
+    return " | ".join(_shown(a) for a in legal)
+
+
+# Numbers as the bids' ids and names spell them: 'bid 3' is the bid 'three'.
+_NUMBER_WORDS = ("zero", "one", "two", "three", "four", "five")
+
+
+def _bid_key(text: str) -> str:
+    """A bid as typed, as an id or as a name, in one spelling: lower case, words joined by
+    '-', numbers as words ('Three' and '3' are 'three'; '4 with' is 'four-with')."""
+    words = text.lower().replace("-", " ").split()
+    return "-".join(_NUMBER_WORDS[int(w)] if w.isdigit() and int(w) < len(_NUMBER_WORDS)
+                    else w for w in words)
+
+
+def read_action(text: str, game: Game, legal: Sequence[Action]) -> Action:
+    """What a player types at the table, read as the table shows actions (NAP-5.2.2: a bid by
+    its id or its name, in words or figures: ``bid 3``, ``bid three``; trumps named by a suit
+    alone: ``diamonds``, ``D``); :class:`NotationError` if it is no action. Whether the action
+    is legal is the engine's to say."""
+    bids = [bid.id for bid in game.rules.bids]
+    words = text.split()
+    if len(words) == 1 and any(isinstance(a, NameTrumps) for a in legal):
+        try:
+            return parse_action("name " + words[0])  # the suit alone, when trumps are named
+        except NotationError:
+            pass
+    action = parse_action(text, bids)
+    if isinstance(action, Bid) and action.bid not in game.bid_index:
+        found = _bid_of(game, action.bid)
+        if found is not None:
+            return Bid(found)
+    return action  # an unknown bid is the auction's to refuse, with its rule
+
+
+def _bid_of(game: Game, typed: str) -> str | None:
+    """The id of the game's bid that ``typed`` spells (by id or by name), if one does; an
+    id is matched before a name."""
+    spelled: dict[str, str] = {}
+    for bid in game.rules.bids:
+        spelled.setdefault(_bid_key(bid.id), bid.id)
+    for bid in game.rules.bids:
+        spelled.setdefault(_bid_key(bid.name), bid.id)
+    return spelled.get(_bid_key(typed))
 
 
 class Table:
@@ -93,10 +154,13 @@ class Table:
         return record_text(self.played, notation=notation)
 
     def hands(self, count: int) -> None:
-        """Deal ``count`` hands, each on its own (no pool carried), the deal passing left."""
+        """Play ``count`` hands, each on its own (no pool carried), the deal passing left
+        (NAP-4.1.2); a hand thrown in is dealt again by the next dealer, as at a table
+        (NAP-5.3.2), and is not one of the ``count``."""
         n = self.game.players
         dealer = self.chance.randrange(n)  # the first dealer is found by chance (NAP-4.1.1)
-        for _ in range(count):
+        played = thrown = 0
+        while played < count:
             state = self.game.new_hand(dealer)
             shown = 0
             while not state.is_over():
@@ -107,10 +171,17 @@ class Table:
                     state = self.act(seat, state.view(seat), state.apply)
                 shown = self.events(state, shown)
             self.finish(state)
-            self.played.append(state)
+            self.played.append(state)  # the record keeps every hand dealt, thrown in or not
             dealer = (dealer + 1) % n
-        if count > 1:
-            self.say(f"after {count} hands: " + ", ".join(
+            assert state.result is not None
+            if state.result.thrown_in:
+                thrown += 1
+                self.say(f"  dealt again by seat {dealer}")
+            else:
+                played += 1
+        if count > 1 or thrown:
+            redealt = f" ({thrown} thrown in and dealt again)" if thrown else ""
+            self.say(f"after {count} hand{'s' if count != 1 else ''}{redealt}: " + ", ".join(
                 f"seat {s} {_signed(t)}" for s, t in enumerate(self.scores)))
 
     def match(self, hands: int | None) -> None:
@@ -162,7 +233,7 @@ class Table:
                 self.show(view)
                 continue
             try:
-                return apply(parse_action(line))
+                return apply(read_action(line, self.game, view.legal_actions))
             except NotationError as exc:
                 self.say(str(exc))
             except IllegalActionError as exc:
@@ -184,7 +255,7 @@ class Table:
                 what = "a card" if action.kind == "discard" else f"{action.count} cards"
                 self.say(f"  seat {actor}: {action.kind} {what}")
             else:
-                self.say(f"  {self.who(actor)}: {action}")
+                self.say(f"  {self.who(actor)}: {_shown(action)}")
                 if isinstance(action, Play):
                     plays += 1
                     if plays % size == 0 and plays // size <= len(state.tricks):

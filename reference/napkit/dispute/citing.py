@@ -55,8 +55,11 @@ def rule_lines(spec: Spec, rule_id: str, ruleset: Ruleset | None, indent: str = 
     if citations is None:
         lines.append(f"{indent}  (not in force in {ruleset.id})")
         return lines
-    lines += wrap(f"{ruleset.id} cites {cite_list(spec, ruleset.source, citations)}",
-                  indent + "  ", width)
+    source = spec.index.name(ruleset.source)  # a person reads the name; the file is a detail
+    cited = cite_list(spec, ruleset.source, citations)
+    if any(c.is_lines for c in citations):
+        cited = f"{source}: {cited}"
+    lines += wrap(f"{ruleset.id} cites {cited}", indent + "  ", width)
     missing = False
     for citation in citations:
         if citation.decision is not None:
@@ -74,7 +77,7 @@ def rule_lines(spec: Spec, rule_id: str, ruleset: Ruleset | None, indent: str = 
         if quoted is None:
             missing = True
             continue
-        lines.append(f"{indent}    {ruleset.source} {citation}:")
+        lines.append(f"{indent}    {spec.index.name(ruleset.source, detail=True)} {citation}:")
         shown = quoted[:QUOTED]
         for text in shown:
             lines += wrap(text, indent + "      > ", width) if text.strip() else [
@@ -82,7 +85,8 @@ def rule_lines(spec: Spec, rule_id: str, ruleset: Ruleset | None, indent: str = 
         if len(quoted) > len(shown):
             lines.append(f"{indent}      > ... ({len(quoted) - len(shown)} more lines)")
     if missing:
-        lines += wrap(f"(the source {ruleset.source} is not at {paths.sources_dir()}: set "
+        lines += wrap(f"(the source {spec.index.name(ruleset.source, detail=True)} is not at "
+                      f"{paths.sources_dir()}: set "
                       "NAPKIT_SOURCES to the folder of the sources to see its lines)",
                       indent + "    ", width)
     return lines

@@ -7,7 +7,9 @@ Within a suit a higher rank is a higher card, so comparing two cards of one suit
 integers.
 
 The text notation is rank then suit letter: ``AS``, ``KH``, ``10D`` (also read as ``TD``),
-``2C``. It is parsed both ways by :func:`parse_card` and :func:`card_name`.
+``2C``. It is parsed both ways by :func:`parse_card` and :func:`card_name`; a suit typed as its
+symbol (``A♣``) is read too, and written by :func:`card_symbol` (spec/formats.md, "Cards: the
+suit symbols").
 """
 
 from __future__ import annotations
@@ -25,6 +27,11 @@ SPADES, HEARTS, DIAMONDS, CLUBS = 0, 1, 2, 3
 SUITS: tuple[Suit, ...] = (SPADES, HEARTS, DIAMONDS, CLUBS)
 SUIT_LETTERS = "SHDC"
 SUIT_NAMES = ("spades", "hearts", "diamonds", "clubs")
+#: The suits as symbols, by suit (``A♠``, ``10♥``): read wherever a card is typed, written on
+#: the site and by ``--symbols`` (spec/formats.md, "Actions": the suits' spellings).
+SUIT_SYMBOLS = "♠♥♦♣"
+#: The symbols' outline forms (``♤♡♢♧``), which some fonts and keyboards give: read, never written.
+SUIT_OUTLINES = "♤♡♢♧"
 RANK_NAMES = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 RANK_WORDS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "jack", "queen", "king", "ace")
 
@@ -81,31 +88,115 @@ def card_words(card: Card) -> str:
 #: (by :func:`parse_card` and by :data:`CARD_TEXT`) and never written: napkit writes ``10H``.
 TEN_ALIAS = "T"
 
-_PARSE = {RANK_NAMES[r] + SUIT_LETTERS[s]: s * 13 + r for s in SUITS for r in range(13)}
-_PARSE.update({TEN_ALIAS + SUIT_LETTERS[s]: s * 13 + RANK_NAMES.index("10") for s in SUITS})
+# Every spelling of a suit that is read: the letter, the symbol, its outline form, and each
+# symbol followed by a variation selector (U+FE0F, U+FE0E: a phone's keyboard types "♠️").
+_SUIT_SPELLINGS = {spelling: s for s in SUITS for symbol in (SUIT_SYMBOLS[s], SUIT_OUTLINES[s])
+                   for spelling in (symbol, symbol + "\ufe0f", symbol + "\ufe0e")}
+_SUIT_SPELLINGS.update({letter: s for s, letter in enumerate(SUIT_LETTERS)})
+_PARSE = {rank + suit: s * 13 + (RANK_NAMES.index("10") if rank == TEN_ALIAS else
+                                 RANK_NAMES.index(rank))
+          for suit, s in _SUIT_SPELLINGS.items() for rank in (*RANK_NAMES, TEN_ALIAS)}
 
 #: The ranks as a regular expression: every rank name, and the ten's alias (the longest first,
 #: so that ``10`` is not read as a ``1``).
 RANK_TEXT = "|".join(re.escape(r) for r in sorted((*RANK_NAMES, TEN_ALIAS), key=len,
                                                    reverse=True))
 #: A card in the notation as a regular expression, upper case: the rank (group 1) then the suit
-#: letter (group 2). It matches exactly the upper-case spellings :func:`parse_card` reads, so
-#: that a reader of text (the report pages, which draw the cards they find in a report) and the
-#: engine agree on what is a card.
+#: letter (group 2). It matches exactly the upper-case letter spellings :func:`parse_card`
+#: reads (the symbols are for people, never in a record or a report), so that a reader of text
+#: (the report pages, which draw the cards they find in a report) and the engine agree on what
+#: is a card.
 CARD_TEXT = f"({RANK_TEXT})([{SUIT_LETTERS}])"
+#: A card named in text, as a word of its own (not part of an id such as 0004-9H or a file
+#: name): what the report pages draw as a card and ``--symbols`` writes with its suit's symbol.
+CARD_IN_TEXT = re.compile(rf"(?<![\w.\-/]){CARD_TEXT}(?![\w\-/]|\.\w)")
 
 
 def parse_card(text: str) -> Card:
-    """Read a card in the notation (case-insensitive); ``ValueError`` if it is not one.
+    """Read a card in the notation (case-insensitive), its suit a letter or a symbol (``A♣``);
+    ``ValueError`` if it is not one, saying what is wrong (:func:`not_a_card`).
 
     >>> from napkit import parse_card
-    >>> parse_card("AC"), parse_card("10h"), parse_card("TH")
-    (51, 21, 21)
+    >>> parse_card("AC"), parse_card("10h"), parse_card("TH"), parse_card("A♣")
+    (51, 21, 21, 51)
     """
     card = _PARSE.get(text.strip().upper())
     if card is None:
-        raise ValueError(f"not a card: {text!r} (write rank then suit, as AS, 10H, TH or 2C)")
+        shown = text if len(text) <= 40 else text[:39] + "…"
+        raise ValueError(f"{shown!r} is not a card: {not_a_card(text)}")
     return card
+
+
+_WRITE = "write rank then suit, as AS, 10H or A♣"
+_RANKS = "ranks are 2-10, J, Q, K, A"
+# A rank typed that is no rank's name, with the rank likely meant: "1C" is a ten missing its 0
+# (an 11 may be a jack or a mistyped ten: no guess is made).
+_RANK_MEANT = {"1": "10"}
+_SUIT_TYPED = re.compile(r"(.*?)([A-Z]|[♠♥♦♣♤♡♢♧][\ufe0e\ufe0f]?)", re.DOTALL)
+
+
+def not_a_card(text: str) -> str:
+    """Why ``text`` is not a card, for a message after it is quoted (``'1C' is not a card:
+    ...``): the rank or the suit at fault, and the card meant where one is likely.
+
+    >>> from napkit.engine.cards import not_a_card
+    >>> not_a_card("1C"), not_a_card("AX"), not_a_card("SA")
+    ('ranks are 2-10, J, Q, K, A (did you mean 10C?)', 'suits are S, H, D, C or ♠ ♥ ♦ ♣', \
+'rank then suit (did you mean AS?)')
+    """
+    typed = text.strip().upper()
+    if len(typed) > 1 and _PARSE.get(typed[1:] + typed[0]) is not None:
+        return f"rank then suit (did you mean {typed[1:]}{typed[0]}?)"
+    found = _SUIT_TYPED.fullmatch(typed)
+    if found is None or not found.group(1):
+        return _WRITE
+    rank, suit = found.groups()
+    if suit not in _SUIT_SPELLINGS:
+        if rank in (*RANK_NAMES, TEN_ALIAS):
+            return "suits are S, H, D, C or " + " ".join(SUIT_SYMBOLS)
+        return _WRITE
+    meant = _RANK_MEANT.get(rank)
+    if meant is not None:
+        return f"{_RANKS} (did you mean {meant}{suit}?)"
+    return _RANKS if rank.isdigit() or len(rank) == 1 else _WRITE
+
+
+def is_card_like(text: str) -> bool:
+    """Whether ``text`` was meant as a card, whether or not it is one (``1C``, ``AX``, ``A♣``):
+    a number or a rank then one letter or suit symbol, or the same the wrong way round; a
+    reader of typed words tells a mistyped card from a word that is not an action with it.
+
+    >>> from napkit.engine.cards import is_card_like
+    >>> is_card_like("1C"), is_card_like("10♥"), is_card_like("nap"), is_card_like("as")
+    (True, True, False, True)
+    """
+    return _CARD_LIKE.fullmatch(text.strip().upper()) is not None
+
+
+_CARD_LIKE = re.compile(r"([0-9]{1,2}|[TJQKA])([A-Z]|[♠♥♦♣♤♡♢♧][\ufe0e\ufe0f]?)"
+                        r"|[SHDC]([0-9]{1,2}|[TJQKA])")
+
+
+def card_symbol(card: Card) -> str:
+    """A card with its suit's symbol (``A♠``, ``10♥``), as the site and ``--symbols`` write it.
+
+    >>> from napkit.engine.cards import card_symbol
+    >>> card_symbol(0), card_symbol(21)
+    ('2♠', '10♥')
+    """
+    return RANK_NAMES[card % 13] + SUIT_SYMBOLS[card // 13]
+
+
+def with_symbols(text: str) -> str:
+    """Text for people with every card it names as a word of its own (``AS``, ``play 10H``)
+    written with its suit's symbol (``A♠``, ``play 10♥``): ``--symbols`` of the commands that
+    print cards, applied to what they print, engine messages and all.
+
+    >>> from napkit.engine.cards import with_symbols
+    >>> with_symbols("seat 1: play 10H, KS; case pagat/illegal/0004-9H; NAP-8.1.1")
+    'seat 1: play 10♥, K♠; case pagat/illegal/0004-9H; NAP-8.1.1'
+    """
+    return CARD_IN_TEXT.sub(lambda m: card_symbol(_PARSE[m.group()]), text)
 
 
 def lowest_rank_index(name: str) -> int:

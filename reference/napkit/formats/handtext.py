@@ -56,7 +56,16 @@ from napkit.engine.actions import (
     Reshuffle,
     TakeWidow,
 )
-from napkit.engine.cards import SUIT_NAMES, card_name, cards_of, parse_card
+from napkit.engine.cards import (
+    SUIT_NAMES,
+    card_name,
+    card_symbol,
+    cards_of,
+    is_card_like,
+    not_a_card,
+    parse_card,
+    with_symbols,
+)
 from napkit.engine.game import Game
 from napkit.engine.hand import HandState, new_hand
 from napkit.engine.phases.deal import at_table, hand_pack
@@ -272,11 +281,35 @@ def _before_a_hand(item: _Entry | _Word | HandTextError | None, number: int, len
     if isinstance(item, HandTextError):
         return item
     if isinstance(item, _Word):
+        missing = _missing_colon(item, False, source)
+        if missing is not None:
+            return missing
         start = len(item.text) - len(item.text.lstrip()) + 1
         return HandTextError(source, number, start,
                              "expected 'KEY: VALUE' (a hand starts with 'ruleset: ID')")
     return HandTextError(source, item.line, item.column,
                          f"a hand starts with 'ruleset: ID', not {quoted(item.key + ':')}")
+
+
+# A line that starts with a key and no colon after it: ``seat 0 4H 5S ...``, ``dealer 0``.
+_KEY_WITHOUT_COLON = re.compile(
+    r"\s*(seat\s+[0-9]+|" + "|".join(k.replace(" ", r"\s+") for k in _SPELLINGS
+                                      if k != "seat N") + r")(?=\s|$)", re.IGNORECASE)
+
+
+def _missing_colon(word: _Word, in_steps: bool, source: str) -> HandTextError | None:
+    """Why a line without a colon, which would carry on the value before it, is not that: it
+    starts with a key (``seat 0 4H 5S...``), its colon left out. In the steps, ``play 5S`` is
+    an action, so ``play`` there is a key only before several cards (``play 5S AS JC``)."""
+    found = _KEY_WITHOUT_COLON.match(word.text)
+    if found is None:
+        return None
+    key, rest = " ".join(found.group(1).split()), word.text[found.end():].strip()
+    if in_steps and key.lower() == "play" and len(rest.split()) < 2:
+        return None
+    return HandTextError(source, word.line, word.column + found.end(),
+                         f"a colon is missing after {quoted(key)}: write "
+                         f"{quoted(f'{key}: {rest}'.strip())}")
 
 
 def _too_long(source: str, number: int, length: int) -> HandTextError:
@@ -350,7 +383,10 @@ def typed_hands(text: str | Iterable[str], source: str) -> Iterator[TypedHand | 
         elif isinstance(item, _Entry):
             entries.append(item)
         elif isinstance(item, _Word):
-            (entries[-1] if entries else start).pieces.append(item)
+            continued = entries[-1] if entries else start
+            problem = _missing_colon(item, continued.key in SECTIONS, source)
+            if problem is None:
+                continued.pieces.append(item)
     end = (max(number, 1), length + 1)
     if start is None:
         yield HandTextError(source, *end, "no hand: a hand starts with 'ruleset: ID'")
@@ -422,7 +458,7 @@ class _Reader:
                                         "one place")
             seen[entry.key] = entry
             for part in entry.steps(self.source):
-                for one in _plays(part):
+                for one in self.plays(part):
                     state = self.step(state, entry.key, one, steps)
         return {
             "format": HAND_FORMAT, **table_json(state), "deal": cards_to_json(pack),
@@ -605,10 +641,58 @@ class _Reader:
         try:
             return parse_card(word.text)
         except ValueError:
-            raise self.error(word, f"not a card: {quoted(word.text)} (write rank then suit, "
-                                   "as AS, 10H, TH or 2C)") from None
+            raise self.error(word, f"{quoted(word.text)} is not a card: "
+                                   f"{not_a_card(word.text)}") from None
+
+    def plays(self, part: _Word) -> Iterator[list[_Word]]:
+        """The words of each step a step's text makes: a step of two or more cards and nothing
+        else (``5S AS JC``) is as many plays, each made before the next word is looked at.
+        Each word of such a run is a card; a seat goes before one action, not before a run
+        (``2 AC 3C``: the run's cards are not all that seat's)."""
+        words = _split(part, _TOKEN)
+        first = list(itertools.islice(words, 3))
+        seat = first[:1] if first and first[0].text.isdigit() else []
+        run = first[len(seat):len(seat) + 2]
+        if len(run) < 2 or not _is_card(run[0].text):
+            yield [*first, *words]
+            return
+        if seat:  # the fix, shown with the first few of the words typed
+            cards = [w.text for w in (*run, *itertools.islice(words, 4))]
+            more = next(words, None) is not None
+            commas = f"{seat[0].text} {', '.join(cards)}{', ...' if more else ''}"
+            alone = f"{' '.join(cards)}{' ...' if more else ''}"
+            raise self.error(seat[0], f"{quoted(part.text.strip())}: a seat goes before one "
+                                      "action, not several cards: part the steps with commas "
+                                      f"({quoted(commas)}) or leave the seat out "
+                                      f"({quoted(alone)})")
+        for word in itertools.chain(first, words):
+            if not _is_card(word.text):
+                why = not_a_card(word.text) if is_card_like(word.text) else (
+                    "a step of cards alone ('5S AS JC') holds cards only: part the other "
+                    "steps from it with commas")
+                raise self.error(word, f"{quoted(word.text)} is not a card: {why}")
+            yield [word]
 
     # --- the steps -----------------------------------------------------------------------------
+    @staticmethod
+    def unfinished(state: HandState, section: str) -> str | None:
+        """Why a step of ``section`` cannot be taken yet, where the hand is still in an earlier
+        section (a play typed while the auction waits for a bid): that section is not
+        finished, and who is still to act in it; None where it is not so."""
+        names = list(SECTIONS)
+        now = next((name for name, phases in SECTIONS.items() if state.phase in phases), None)
+        if now is None or names.index(now) >= names.index(section):
+            return None
+        widow = state.game.rules.widow
+        to_do = {PURCHASE: "buy ('buy CARDS', or 'buy nothing')",
+                 RESHUFFLE: "make a new stock of the discards ('reshuffle CARDS')",
+                 AUCTION: "bid or pass", DISCARD: "discard ('discard CARD')",
+                 EXCHANGE: f"take or leave the {widow.name if widow else 'widow'}",
+                 NAMING: "name trumps ('name SUIT')"}[state.phase]
+        who = "chance" if state.turn == CHANCE else f"seat {state.turn}"
+        return (f"the {now} is not finished: {who} is still to {to_do} (write it after "
+                f"'{now}:', before '{section}:')")
+
     def step(self, state: HandState, section: str, words: list[_Word],
              steps: list[dict[str, Any]]) -> HandState:
         start = words[0]
@@ -627,7 +711,8 @@ class _Reader:
                     raise self.error(start, f"seat {seat} does what? write the action after "
                                             "the seat, as '1 pass'")
             try:
-                action = parse_action(" ".join(w.text for w in words))
+                action = parse_action(" ".join(w.text for w in words),
+                                      bids=[bid.id for bid in state.game.rules.bids])
             except NotationError as exc:
                 raise self.error(words[0], str(exc)) from None
             if seat is None and state.turn == CHANCE:
@@ -636,6 +721,9 @@ class _Reader:
                                  "NAP-1.3.1")
             if seat is None:
                 seat = state.turn
+        unfinished = self.unfinished(state, section)
+        if unfinished:
+            raise self.error(start, unfinished)
         if state.is_over():
             raise self.error(start, "the hand is over: this step is one too many", "NAP-1.3.3")
         refused = turn_refusal(state.turn, seat)
@@ -652,17 +740,6 @@ class _Reader:
                                     f"not of the {section}: write it after '{belongs}:'")
         steps.append(step_to_json(CHANCE if seat is None else seat, action))
         return after
-
-
-def _plays(part: _Word) -> Iterator[list[_Word]]:
-    """The words of each step a step's text makes: a step of two or more cards and nothing
-    else (``5S AS JC``) is as many plays, each made before the next word is looked at."""
-    words = _split(part, _TOKEN)
-    first = list(itertools.islice(words, 2))
-    if len(first) > 1 and all(_is_card(m.group()) for m in _TOKEN.finditer(part.text)):
-        yield from ([word] for word in _split(part, _TOKEN))
-    else:
-        yield [*first, *words]
 
 
 def _is_card(text: str) -> bool:
@@ -721,19 +798,21 @@ def read_hand_text(text: str, source: str = "<text>") -> dict[str, Any]:
 
 
 # --- writing -------------------------------------------------------------------------------------
-def action_text(action: Action) -> str:
-    """An action as the notation writes it: the shortest form :func:`parse_action` reads."""
+def action_text(action: Action, symbols: bool = False) -> str:
+    """An action as the notation writes it: the shortest form :func:`parse_action` reads, its
+    cards with their suits' symbols (``A♣``) where ``symbols`` is set."""
     match action:
         case Play(card=card):
-            return card_name(card)
+            text = card_name(card)
         case TakeWidow():
-            return "take"
+            text = "take"
         case LeaveWidow():
-            return "leave"
+            text = "leave"
         case NameTrumps(suit=suit):
-            return f"name {SUIT_NAMES[suit]}"
+            text = f"name {SUIT_NAMES[suit]}"
         case _:
-            return str(action)
+            text = str(action)
+    return with_symbols(text) if symbols else text
 
 
 def _wrapped(key: str, items: list[str], width: int = 96) -> list[str]:
@@ -760,8 +839,9 @@ def _party(party: int) -> str:
     return "the pool" if party == POOL else f"seat {party}"
 
 
-def hand_text(state: HandState) -> str:
-    """The hand notation of a hand as far as it has gone (dealt at least), canonical.
+def hand_text(state: HandState, symbols: bool = False) -> str:
+    """The hand notation of a hand as far as it has gone (dealt at least), canonical; with
+    ``symbols``, each card's suit written as its symbol (``A♣``), which reads back the same.
 
     >>> from napkit import Game
     >>> from napkit.formats.handtext import hand_text
@@ -770,8 +850,8 @@ def hand_text(state: HandState) -> str:
     >>> print(hand_text(hand).splitlines()[0])
     ruleset: pagat
     """
-    table, deal = table_lines(state)
-    lines = [*table, *deal, *_steps_text(dealt_start(state), state.history[1:])]
+    table, deal = table_lines(state, symbols)
+    lines = [*table, *deal, *_steps_text(dealt_start(state), state.history[1:], symbols)]
     lines += end_comment(state)
     return "\n".join(lines) + "\n"
 
@@ -791,9 +871,11 @@ def dealt_start(state: HandState) -> HandState:
     return hand_start(state).apply(history[0][1])
 
 
-def table_lines(state: HandState) -> tuple[list[str], list[str]]:
+def table_lines(state: HandState, symbols: bool = False) -> tuple[list[str], list[str]]:
     """The notation's lines of a dealt hand's game and table (``ruleset:`` to ``stakes:``),
-    and of its deal (each seat's cards as dealt, the widow, the stock)."""
+    and of its deal (each seat's cards as dealt, the widow, the stock; with ``symbols``, their
+    suits as symbols)."""
+    name = card_symbol if symbols else card_name
     history = state.history
     if not history:
         raise ValueError("a hand is written once it is dealt")
@@ -814,24 +896,26 @@ def table_lines(state: HandState) -> tuple[list[str], list[str]]:
         lines.append(f"stakes: {table['stakes']}")
     places, widow_place, stock_places = deal_layout(hand_start(state))
     pack = deal.pack
-    dealt = [f"seat {seat}: " + " ".join(card_name(pack[p]) for p in places[seat])
+    dealt = [f"seat {seat}: " + " ".join(name(pack[p]) for p in places[seat])
              for seat in sorted(places)]
     if widow_place >= 0:
         named = game.rules.widow.name if game.rules.widow else "widow"
         dealt.append(f"{'floater' if named == 'floating card' else named}: "
-                     f"{card_name(pack[widow_place])}")
+                     f"{name(pack[widow_place])}")
     if stock_places:
-        dealt += _words_wrapped("stock", [card_name(pack[p]) for p in stock_places])
+        dealt += _words_wrapped("stock", [name(pack[p]) for p in stock_places])
     return lines, dealt
 
 
-def _steps_text(state: HandState, steps: Iterable[tuple[int, Action]]) -> list[str]:
+def _steps_text(state: HandState, steps: Iterable[tuple[int, Action]],
+                symbols: bool = False) -> list[str]:
     sections: dict[str, list[str]] = {}
     tricks: list[str] = []
     trick: list[str] = []
     for actor, action in steps:
         section = next(name for name, phases in SECTIONS.items() if state.phase in phases)
-        text = action_text(action) if actor == CHANCE else f"{actor} {action_text(action)}"
+        text = action_text(action, symbols)
+        text = text if actor == CHANCE else f"{actor} {text}"
         before = len(state.tricks)
         state = state.apply(action)
         if section != "play":
@@ -885,10 +969,11 @@ def state_record(state: HandState) -> dict[str, Any]:
             "outcome": hand_outcome(state) if state.is_over() else None}
 
 
-def write_hand(record: Mapping[str, Any], source: str = "<record>") -> str:
-    """The hand notation of a ``napkit-hand/1`` record, canonical; :class:`HandFileError` (by
-    JSON path) if the record is not a valid hand: the notation holds only what the rules
-    allow, and works its outcome out again."""
+def write_hand(record: Mapping[str, Any], source: str = "<record>",
+               symbols: bool = False) -> str:
+    """The hand notation of a ``napkit-hand/1`` record, canonical (its suits as symbols with
+    ``symbols``); :class:`HandFileError` (by JSON path) if the record is not a valid hand: the
+    notation holds only what the rules allow, and works its outcome out again."""
     problems = schema_problems("hand-record", record)
     if problems:
         raise HandFileError(source, *problems[0])
@@ -897,13 +982,13 @@ def write_hand(record: Mapping[str, Any], source: str = "<record>") -> str:
         raise HandFileError(source, found[0].path, found[0].message, found[0].rule)
     replayed = replay_hand(record, [], finished=False)
     assert replayed is not None
-    return hand_text(replayed)
+    return hand_text(replayed, symbols)
 
 
-def dumps(records: Iterable[Mapping[str, Any]]) -> str:
+def dumps(records: Iterable[Mapping[str, Any]], symbols: bool = False) -> str:
     """The hand notation of one or more records (:func:`write_hand`), a blank line between
     hands."""
-    return "\n".join(write_hand(record) for record in records)
+    return "\n".join(write_hand(record, symbols=symbols) for record in records)
 
 
 # --- files of either notation ------------------------------------------------------------------

@@ -12,7 +12,8 @@ rule id (a bid that the ruleset does not have is refused by the auction, NAP-5.2
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import difflib
+from collections.abc import Callable, Iterable
 
 from napkit.engine.actions import (
     ANTE,
@@ -28,7 +29,14 @@ from napkit.engine.actions import (
     Bid,
     Buy,
 )
-from napkit.engine.cards import SUIT_LETTERS, SUIT_NAMES, parse_card
+from napkit.engine.cards import (
+    SUIT_LETTERS,
+    SUIT_NAMES,
+    card_name,
+    is_card_like,
+    not_a_card,
+    parse_card,
+)
 from napkit.output.tables import cut, printable
 
 FORMS = ("pass", "bid BID", "peek", "buy CARDS", "buy nothing", "take", "leave", "discard CARD",
@@ -53,14 +61,23 @@ def quoted(text: str, limit: int = 40) -> str:
     return f"'{kept}'" if kept == shown else f"'{kept}' ({len(text):,} characters)"
 
 
-def parse_action(text: str) -> Action:
-    """The player's action that ``text`` writes; :class:`NotationError` if it writes none.
+def parse_action(text: str, bids: Iterable[str] = ()) -> Action:
+    """The player's action that ``text`` writes; :class:`NotationError` if it writes none,
+    naming the fault and the fix: a mistyped card is not a card (``1C``: did you mean 10C?), a
+    bid of ``bids`` (the ruleset's bid ids, where the caller knows them) typed without its
+    ``bid`` is meant as one (``nap``: did you mean 'bid nap'?).
 
     >>> from napkit import parse_action
     >>> parse_action("bid nap"), parse_action("10H")
     (Bid(bid='nap'), Play(card=21))
     >>> [str(parse_action(text)) for text in ("Bid Nap", "10h", "buy as, kd", "pass")]
     ['bid nap', 'play 10H', 'buy AS KD', 'pass']
+    >>> from napkit.formats.notation import NotationError
+    >>> try:
+    ...     parse_action("1C")
+    ... except NotationError as exc:
+    ...     print(exc)
+    cannot read '1C': '1C' is not a card: ranks are 2-10, J, Q, K, A (did you mean 10C?)
     """
     words = text.replace(",", " ").lower().split()
     if not words:
@@ -69,19 +86,30 @@ def parse_action(text: str) -> Action:
     reader = _READERS.get(head)
     if reader is not None:
         return reader(text, rest)
-    if len(words) == 1:
-        try:
-            return PLAYS[parse_card(head)]  # a bare card is played
-        except ValueError:
-            pass
     if words in (["sit", "out"], ["sitout"], ["sit-out"]):
         return SIT_OUT
+    if is_card_like(head):  # a card, or meant as one: played bare, one at a time
+        card = _card(text, head)
+        if rest:
+            raise _error(text, f"a card is played on its own, one at a time, as "
+                               f"'{card_name(card)}'", forms=False)
+        return PLAYS[card]
+    bid = "-".join(words)
+    if bid in bids:
+        raise _error(text, f"{quoted(words[0])} is not an action: did you mean "
+                           f"{quoted('bid ' + bid)}?", forms=False)
+    close = difflib.get_close_matches(head, _WORDS, n=1, cutoff=0.75)
+    if close:
+        raise _error(text, f"{quoted(words[0])} is not an action: did you mean "
+                           f"{quoted(close[0])}?")
     raise _error(text, f"{quoted(words[0])} is not an action")
 
 
-def _error(text: str, why: str) -> NotationError:
-    return NotationError(f"cannot read {quoted(text.strip())}: {why}; type one of: "
-                         + ", ".join(FORMS))
+def _error(text: str, why: str, forms: bool = True) -> NotationError:
+    """The one line of a text that is no action: what is wrong and, unless ``why`` says the
+    fix, every form that may be typed."""
+    listed = "; type one of: " + ", ".join(FORMS) if forms else ""
+    return NotationError(f"cannot read {quoted(text.strip())}: {why}{listed}")
 
 
 def _bare(action: Action, *allowed: tuple[str, ...]) -> Callable[[str, list[str]], Action]:
@@ -100,9 +128,10 @@ def _bid(text: str, rest: list[str]) -> Action:
 
 def _card(text: str, word: str) -> int:
     try:
-        return parse_card(word.upper())  # upper case, so that a message quotes 11H, not 11h
-    except ValueError as exc:
-        raise _error(text, str(exc)) from None
+        return parse_card(word)
+    except ValueError:  # upper case, so that a message quotes 11H, not 11h
+        raise _error(text, f"{quoted(word.upper())} is not a card: {not_a_card(word)}",
+                     forms=False) from None
 
 
 def _one_card(kinds: tuple[Action, ...], verb: str) -> Callable[[str, list[str]], Action]:
@@ -157,3 +186,5 @@ _READERS: dict[str, Callable[[str, list[str]], Action]] = {
     "discard": _one_card(DISCARDS, "discard"), "name": _name,
     "play": _one_card(PLAYS, "play"), "ante": _bare(ANTE), "sit": _sit,
 }
+# The words an action starts with, for a "did you mean" on a word that is none of them.
+_WORDS = (*_READERS, "sit out")

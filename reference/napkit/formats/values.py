@@ -104,6 +104,8 @@ def buy_text(cards: int) -> bytes:
 def card_from_json(value: JSONValue, path: list[str | int]) -> int:
     if not isinstance(value, str):
         raise FormatError(path, f"a card is a string such as \"AS\" or \"10H\", not {value!r}")
+    if not value.isascii():  # the suit symbols (A♣) are for people: JSON writes the letters
+        raise FormatError(path, f"{value!r} is not a card (rank then suit letter: AS, 10H, 2C)")
     try:
         return parse_card(value)
     except ValueError:

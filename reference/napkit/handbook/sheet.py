@@ -516,7 +516,7 @@ def sheet_html(spec: Spec, ruleset: Ruleset, choices: Mapping[str, str] | None =
     if isinstance(ruleset, HouseRuleset):
         facts.append(("a house game extending ", str(ruleset.extends)))
     else:
-        facts.append((f"after {ruleset.source} ({ruleset.section})", None))
+        facts.append((f"after {spec.index.name(ruleset.source)} ({ruleset.section})", None))
     changed = [f"{k}={v}" for k, v in values.items() if v != ruleset.options[k].default]
     if changed:
         facts.append(("options: " + ", ".join(changed), None))

@@ -34,7 +34,8 @@ def held(hand: Sequence[int], suit: int) -> int:
 
 # --- likely tricks -----------------------------------------------------------------------------
 def trick_estimate(hand: Sequence[int], trumps: int | None) -> float:
-    """Likely tricks: top trumps in sequence count one each, other high trumps half, small
+    """Likely tricks: top trumps in sequence count one each, a third trump and every one after
+    it three quarters (the opponents' trumps run out first), other high trumps half, small
     trumps a third (they win by ruffing); side aces most of a trick, guarded kings a little.
     ``trumps`` None (or no suit) counts every suit as a side suit."""
     return trick_estimates(hand)[trumps if trumps in SUITS else 4]
@@ -78,7 +79,7 @@ _AS_SIDE: dict[int, tuple[float, ...]] = {}
 def _steps(holding: int, trumps: bool) -> tuple[float, ...]:
     ranks = [r for r in range(12, -1, -1) if holding >> r & 1]
     if trumps:
-        found = tuple(1.0 if r >= ACE - i else 0.5 if r >= JACK else 0.35
+        found = tuple(1.0 if r >= ACE - i else 0.75 if i >= 2 else 0.5 if r >= JACK else 0.35
                       for i, r in enumerate(ranks))
         _AS_TRUMPS[holding] = found
     else:

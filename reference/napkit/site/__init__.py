@@ -62,7 +62,11 @@ def stubs(site: SiteData) -> dict[str, str]:
         "# The rulesets\n\n"
         "One ruleset for each system a source describes; a ruleset never takes a rule from "
         "another source. The [comparison](../comparison.md) sets them side by side.\n\n"
-        f"```{{napkit-rulesets}}\n```\n\n```{{toctree}}\n:hidden:\n\n{listed}\n```\n")
+        f"```{{napkit-rulesets}}\n```\n\n"
+        "## The sources\n\n"
+        "The documents the rules come from, by the names the site and napkit's commands "
+        "give them; a citation's lines (`L17`) count from 1 in the file named here.\n\n"
+        f"```{{napkit-sources}}\n```\n\n```{{toctree}}\n:hidden:\n\n{listed}\n```\n")
     for rid, ruleset in spec.rulesets.items():
         found[f"rulesets/{rid}.md"] = (f"# {rid}: {ruleset.title}\n\n"
                                        f"```{{napkit-ruleset}} {rid}\n```\n")
@@ -160,6 +164,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_directive("napkit-lawbook", pages.LawBookDirective)
     app.add_directive("napkit-ruleset", pages.RulesetDirective)
     app.add_directive("napkit-rulesets", pages.RulesetsDirective)
+    app.add_directive("napkit-sources", pages.SourcesDirective)
     app.add_directive("napkit-comparison", pages.ComparisonDirective)
     app.add_directive("napkit-decisions", pages.DecisionsDirective)
     app.add_directive("napkit-schemas", pages.SchemasDirective)

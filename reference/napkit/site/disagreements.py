@@ -25,7 +25,7 @@ from napkit.dispute.report import who
 from napkit.engine.cards import cards_of, parse_card
 from napkit.formats.values import action_from_json
 from napkit.site.nodes import Cell, Inline, code, link, para, section, table, text
-from napkit.site.pages import citations, current, rule_link, ruleset_doc
+from napkit.site.pages import citations, current, rule_link, ruleset_doc, source_link
 from napkit.spec.catalog import Spec
 from napkit.spec.render import card_text, hand_text
 
@@ -141,7 +141,7 @@ class DisagreementsDirective(SphinxDirective):
                 for ruleset in answer.rulesets:
                     cites = ruleset.rules.get(rule.id)
                     rows.append([[link(ruleset.id, ruleset_doc(ruleset.id))],
-                                 [code(ruleset.source)], answer.value,
+                                 source_link(spec, ruleset.source), answer.value,
                                  citations(spec, ruleset, cites) if cites else "—"])
             part += table(["game", "source", "its answer", "where the source says it"], rows)
             if point.hand is not None:

@@ -137,9 +137,29 @@ def citations(spec: Spec, ruleset: Ruleset, cites: Sequence[Citation]) -> list[I
     return joined(parts, "; ")
 
 
+SOURCES = "rulesets/index"  # the page whose {napkit-sources} lists the sources
+
+
+def source_anchor(file: str) -> str:
+    """The HTML id of a source on the sources list: ``source-004`` (the file's number)."""
+    return f"source-{file.partition('_')[0]}"
+
+
+def source_link(spec: Spec, file: str) -> list[Inline]:
+    """A source as a person reads it, by name (:meth:`SourceIndex.name`), linked to the
+    sources list where its title and file are; a file the index lacks, as its file name."""
+    if spec.index.get(file) is None:
+        return [code(file)]
+    return [link(spec.index.name(file), SOURCES, source_anchor(file))]
+
+
 def source_text(spec: Spec, file: str) -> list[Inline]:
+    """A source in full: its name (linked), its title and, as a detail, its file."""
     source = spec.index.get(file)
-    return [code(file), text(f", {source.title}" if source else "")]
+    if source is None:
+        return [code(file)]
+    title = f", “{source.title}”" if source.title != source.name else ""
+    return [*source_link(spec, file), text(f"{title} (file "), code(file), text(")")]
 
 
 def values_of(rule: Rule, resolved: dict[str, Any]) -> list[Inline]:
@@ -220,7 +240,8 @@ class LawBookDirective(SphinxDirective):
                 continue
             row: list[Sequence[Inline]] = [
                 [link(rid, ruleset_doc(rid), rule.id)],
-                [code(ruleset.source), text(" "), *citations(spec, ruleset, cites)],
+                [*source_link(spec, ruleset.source), text(": "),
+                 *citations(spec, ruleset, cites)],
             ]
             if rule.params:
                 row.append(values_of(rule, resolved[rid]) or [text("not set")])
@@ -334,7 +355,7 @@ class RulesetDirective(SphinxDirective):
                       resolved: dict[str, Any]) -> nodes.section:
         rules = section(f"{ruleset.id}-rules", "Rules in play order")
         rules += para("Every rule of the law book in force in this ruleset, chapter by chapter, "
-                      "with its text, the lines of ", code(ruleset.source),
+                      "with its text, the lines of ", *source_link(spec, ruleset.source),
                       " (or the decisions) that put it in force, and the values it reads here "
                       "with every option at its default.")
         for chapter in spec.lawbook.chapters:
@@ -360,7 +381,7 @@ class RulesetDirective(SphinxDirective):
         decisions = section(f"{ruleset.id}-decisions", "Decisions")
         ids = ruleset.decision_ids()
         if ids:
-            decisions += para("The points where ", code(ruleset.source),
+            decisions += para("The points where ", *source_link(spec, ruleset.source),
                               " is silent, ambiguous or contradicts itself, and how this "
                               "ruleset reads them:")
             rows: list[list[Cell]] = []
@@ -387,9 +408,36 @@ class RulesetsDirective(SphinxDirective):
         rows: list[list[Cell]] = []
         for rid, ruleset in spec.rulesets.items():
             players = players_text(ruleset)
-            rows.append([[link(rid, ruleset_doc(rid))], ruleset.title, [code(ruleset.source)],
+            rows.append([[link(rid, ruleset_doc(rid))], ruleset.title,
+                         source_link(spec, ruleset.source),
                          players, ruleset.extends or "—"])
         return [table(["ruleset", "title", "source", "players", "extends"], rows)]
+
+
+class SourcesDirective(SphinxDirective):
+    """``{napkit-sources}``: each rule source by its name, with its title, its file (the name
+    citations elsewhere link here for), its sections and the rulesets that follow it."""
+
+    def run(self) -> list[nodes.Node]:
+        spec = current().spec
+        out: list[nodes.Node] = []
+        for source in spec.index:
+            node = section(source_anchor(source.file), source.name)
+            games = [[link(rid, ruleset_doc(rid))] for rid, ruleset in spec.rulesets.items()
+                     if ruleset.source == source.file]
+            parts = [[text(f"{part.title} (L{part.first}-{part.last})")]
+                     for part in source.sections]
+            facts: list[list[Inline]] = [
+                [strong("what it is: "), text(source.title)],
+                [strong("file: "), code(source.file),
+                 text(f" ({source.lines} lines, in the sources folder beside a checkout)")],
+                [strong("rulesets: "), *(joined(games) if games else [text("none")])],
+            ]
+            if parts:
+                facts.append([strong("sections: "), *joined(parts, "; ")])
+            node += bullets(facts)
+            out.append(node)
+        return out
 
 
 # --- the comparison ------------------------------------------------------------------------------
@@ -485,7 +533,8 @@ class DecisionsDirective(SphinxDirective):
 
     def run(self) -> list[nodes.Node]:
         spec = current().spec
-        rows: list[list[Cell]] = [[[link(d.id, DECISIONS, d.id)], d.title, d.kind, [code(d.source)],
+        rows: list[list[Cell]] = [[[link(d.id, DECISIONS, d.id)], d.title, d.kind,
+                                   source_link(spec, d.source),
                  rule_link(d.rule, spec, with_title=False)] for d in spec.register]
         out: list[nodes.Node] = [table(["id", "question", "kind", "source", "rule"], rows)]
         out += [self.decision(spec, d) for d in spec.register]

@@ -7,12 +7,9 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Mapping
 
-from napkit.engine.cards import SUIT_LETTERS, card_name, suit_of
+from napkit.engine.cards import SUIT_LETTERS, SUIT_SYMBOLS, card_name, card_symbol, suit_of
 from napkit.spec.loading import JSON
 from napkit.spec.rulesets import Ruleset, is_switch
-
-#: The suits as the site shows them, spades to clubs (the terminal shows the letters S H D C).
-SUIT_SYMBOLS = ("♠", "♥", "♦", "♣")
 
 
 def format_players(counts: Iterable[int]) -> str:
@@ -179,8 +176,7 @@ def card_text(card: int, symbols: bool = False) -> str:
     >>> card_text(parse_card("10H")), card_text(parse_card("AS"), symbols=True)
     ('10H', 'A♠')
     """
-    name = card_name(card)
-    return f"{name[:-1]}{SUIT_SYMBOLS[suit_of(card)]}" if symbols else name
+    return card_symbol(card) if symbols else card_name(card)
 
 
 def hand_text(cards: Iterable[int], symbols: bool = False) -> str:

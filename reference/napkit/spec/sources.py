@@ -32,6 +32,12 @@ class Source:
     sha256: str | None
     sections: tuple[Section, ...]
     position: int = 0  # index in sources.toml's list, for JSON paths in messages
+    short: str | None = None
+
+    @property
+    def name(self) -> str:
+        """The source as a person reads it in a citation: its short name, else its title."""
+        return self.short or self.title
 
     def section_at(self, line: int) -> Section | None:
         """The section that holds ``line``, if the index has one."""
@@ -53,6 +59,16 @@ class SourceIndex:
 
     def get(self, file: str) -> Source | None:
         return self.sources.get(file)
+
+    def name(self, file: str, *, detail: bool = False) -> str:
+        """The source ``file`` as a person reads it wherever it is cited, by its name
+        (``pagat.com (McLeod)``), never by its file name alone; with ``detail``, the file name
+        follows in brackets (``pagat.com (McLeod) [004_d686e73063261d6b.txt]``). A file the
+        index does not have can only be named by its file name."""
+        source = self.sources.get(file)
+        if source is None:
+            return file
+        return f"{source.name} [{file}]" if detail else source.name
 
 
 @dataclass(frozen=True)
@@ -95,6 +111,7 @@ def index_from_document(document: JSONObject, shown: str) -> SourceIndex:
         source = Source(
             file=str(entry["file"]),
             title=str(entry["title"]),
+            short=str(entry["short"]) if "short" in entry else None,
             lines=_int(entry["lines"]),
             sha256=str(entry["sha256"]) if "sha256" in entry else None,
             sections=tuple(
@@ -126,12 +143,13 @@ def citation_problem(citation: Citation, source: Source) -> str | None:
 
 
 def render_citation(citation: Citation, source: Source | None, with_file: bool = True) -> str:
-    """``004_d686e73063261d6b.txt, "Nap with a floater", L76`` (section found by line)."""
+    """``pagat.com (McLeod), "Nap with a floater", L76`` (section found by line); with
+    ``with_file``, the source is named as people read it (:meth:`SourceIndex.name`)."""
     if citation.decision is not None:
         return citation.text
     parts = []
     if with_file:
-        parts.append(source.file if source else "?")
+        parts.append(source.name if source else "?")
     section = source.section_at(citation.first) if source else None
     if section is not None:
         parts.append(f'"{section.title}"')

@@ -6,6 +6,7 @@ import textwrap
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING
 
+from napkit.output.tables import cut
 from napkit.output.tables import table as output_table
 from napkit.spec.render import players_text, specific_values
 
@@ -45,8 +46,9 @@ def cite_list(spec: Spec, source_file: str, citations: Iterable[Citation],
               with_file: bool = False) -> str:
     """Citations joined by "; ", lines of one section together: ``L78, L80 ("Deal")``.
 
-    With ``with_file``, the file is named too: ``L17 (004_d686e73063261d6b.txt, "Deal")``; a
-    decision is shown with its title: ``DEC-021 (Peep Nap: starting chips)``.
+    With ``with_file``, the source is named too, as people read it (:meth:`SourceIndex.name`):
+    ``L17 (pagat.com (McLeod), "Deal")``; a decision is shown with its title:
+    ``DEC-021 (Peep Nap: starting chips)``.
     """
     source = spec.index.get(source_file)
     groups: list[tuple[str, list[str]]] = []  # (where, citation texts)
@@ -57,7 +59,7 @@ def cite_list(spec: Spec, source_file: str, citations: Iterable[Citation],
             groups.append(("", [f"{citation.decision}{title}"]))
             continue
         section = source.section_at(citation.first) if source else None
-        where = [source_file] if with_file else []
+        where = [spec.index.name(source_file)] if with_file else []
         if section is not None:
             where.append(f'"{section.title}"')
         label = f" ({', '.join(where)})" if where else ""
@@ -66,6 +68,19 @@ def cite_list(spec: Spec, source_file: str, citations: Iterable[Citation],
         else:
             groups.append((label, [citation.text]))
     return "; ".join(", ".join(texts) + label for label, texts in groups)
+
+
+def source_line(spec: Spec, source_file: str) -> str:
+    """A source named in full for a ``source:`` line: its name, its file as a detail, and its
+    title where the name is shorter: ``Peep Nap page [001_311e7c0f07a8af84.txt] ("Peep Nap")``.
+    """
+    source = spec.index.get(source_file)
+    named = spec.index.name(source_file, detail=True)
+    return f'{named} ("{source.title}")' if source and source.title != source.name else named
+
+
+SOURCE_COLUMN = 20
+"""A source's name in a terminal table is cut to this many columns (the short names fit)."""
 
 
 HOUSE_ORIGIN = "found in programs and house play, in no source"
@@ -84,7 +99,8 @@ def _no_source(rule: Rule) -> str:
 def list_view(spec: Spec) -> list[str]:
     rows = [["id", "source", "players", "extends", "title"]]
     for ruleset in sorted(spec.rulesets.values(), key=lambda r: (r.source, r.id)):
-        rows.append([ruleset.id, ruleset.source, players_text(ruleset), ruleset.extends or "-",
+        rows.append([ruleset.id, cut(spec.index.name(ruleset.source), SOURCE_COLUMN),
+                     players_text(ruleset), ruleset.extends or "-",
                      ruleset.title])
     return table(rows)
 
@@ -96,14 +112,13 @@ def show_view(spec: Spec, ruleset: Ruleset, choices: Mapping[str, str]) -> list[
     from napkit.spec.house import HouseRuleset
 
     resolved = ruleset.resolve(choices)
-    source = spec.index.get(ruleset.source)
     lines = [f"{ruleset.id}  {ruleset.title}"]
     if isinstance(ruleset, HouseRuleset):
         lines += hang("house:    ", f"a house game ({ruleset.file}): the rules in force are "
                       f"{ruleset.extends}'s, with their sources", "", "          ")
     else:
-        lines.append(f"source:   {ruleset.source}"
-                     + (f' ("{source.title}")' if source else "") + f", {ruleset.section}")
+        lines += hang("source:   ", f"{source_line(spec, ruleset.source)}, {ruleset.section}",
+                      "", "          ")
     if ruleset.extends:
         lines.append(f"extends:  {ruleset.extends}")
     lines.append(f"players:  {players_text(ruleset)}")
@@ -193,7 +208,7 @@ def rule_view(spec: Spec, rule: Rule) -> list[str]:
     in_force = [r for r in spec.rulesets.values() if rule.id in r.rules]
     lines += ["", f"IN FORCE IN {len(in_force)} OF {len(spec.rulesets)} RULESETS"]
     for ruleset in sorted(in_force, key=lambda r: (r.source, r.id)):
-        lines += ["", f"{ruleset.id}  ({ruleset.source})"]
+        lines += ["", f"{ruleset.id}  ({spec.index.name(ruleset.source)})"]
         lines += wrap(cite_list(spec, ruleset.source, ruleset.rules[rule.id]), "    ")
         options = [o for o in ruleset.options.values() if o.rule == rule.id]
         for option in options:
@@ -209,14 +224,14 @@ def rule_view(spec: Spec, rule: Rule) -> list[str]:
 # --- napkit rules compare --------------------------------------------------------------------
 
 
-def compare_view(a: Ruleset, b: Ruleset, differences: list[Difference], *,
+def compare_view(spec: Spec, a: Ruleset, b: Ruleset, differences: list[Difference], *,
                  choices_a: Mapping[str, str], choices_b: Mapping[str, str]) -> list[str]:
     label_a, label_b = (a.id, b.id) if a.id != b.id else ("A", "B")
     width = max(len(label_a), len(label_b))
     lines = []
     for label, ruleset, choices in ((label_a, a, choices_a), (label_b, b, choices_b)):
         named = "" if label == ruleset.id else f"{ruleset.id}: "
-        line = f"{named}{ruleset.title} ({ruleset.source}; {ruleset.section})"
+        line = f"{named}{ruleset.title} ({spec.index.name(ruleset.source)}; {ruleset.section})"
         if choices:
             line += " with " + ", ".join(f"{k}={v}" for k, v in choices.items())
         lines += hang(f"{label.ljust(width)}  ", line, "", " " * (width + 2))
@@ -252,17 +267,17 @@ def _plural(n: int, word: str) -> str:
 def decisions_view(spec: Spec) -> list[str]:
     rows = [["id", "kind", "source", "rule", "default", "title"]]
     for decision in spec.register:
-        rows.append([decision.id, decision.kind, decision.source[:3] + "…", decision.rule,
+        rows.append([decision.id, decision.kind, cut(spec.index.name(decision.source), 13),
+                     decision.rule,
                      decision.default, decision.title])
     return table(rows)
 
 
 def decision_view(spec: Spec, decision: Decision) -> list[str]:
-    source = spec.index.get(decision.source)
     rule = spec.lawbook.get(decision.rule)
     lines = [f"{decision.id}  {decision.title}",
              f"kind:     {decision.kind}",
-             f"source:   {decision.source}" + (f' ("{source.title}")' if source else ""),
+             *hang("source:   ", source_line(spec, decision.source), "", "          "),
              f"rule:     {decision.rule}" + (f" {rule.title}" if rule else "")]
     lines += hang("lines:    ", cite_list(spec, decision.source, decision.lines), "")
     lines += ["", "QUESTION", *wrap(decision.question, "    ")]

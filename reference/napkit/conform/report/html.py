@@ -49,6 +49,7 @@ from napkit.conform.run.runner import (
     run_ok,
 )
 from napkit.engine.cards import (
+    CARD_IN_TEXT,
     CARD_TEXT,
     DIAMONDS,
     HEARTS,
@@ -68,8 +69,6 @@ if TYPE_CHECKING:  # markupsafe is imported at the first piece drawn: `napkit co
 
 JSON = dict[str, Any]
 CARD = re.compile(CARD_TEXT)
-# A card named in text: a word of its own (not part of an id such as classic/legal/0004-9H).
-CARD_IN_TEXT = re.compile(rf"(?<![\w.\-]){CARD_TEXT}(?![\w\-])")
 # The terminal's text of a hand: ``S: A K 7  D: 10``.
 HAND_GROUP = re.compile(rf"([{SUIT_LETTERS}]):\s*((?:(?:{RANK_TEXT})\b\s*)+)")
 TOUCHED = "touched"  # a case exercising the rule that failed, its failure put down elsewhere
