@@ -299,3 +299,40 @@ def test_what_a_person_reads_names_each_source_by_its_title(
     else:
         assert "Classic rules page [000_b90223f4596c033b.txt] L41:" in out
         assert "classic cites Classic rules page: L41, L43" in out
+
+
+def test_replay_prints_each_rule_text_and_quotation_once(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 30, item 3: under all rulesets the hand cannot be dealt under five of them, for
+    NAP-2.2.1, all citing pagat.com's lines 66-72; the text and the lines are printed once,
+    then named, and --long prints them every time."""
+    hand = tmp_path / "hand.nap"
+    hand.write_text(WORKED, encoding="utf-8")
+    pack_text = "A hand is played with all four suits of a pack cut down from the top"
+    quoted = "pagat.com (McLeod) [004_d686e73063261d6b.txt] L66-72"
+    main(["replay", str(hand), "--under", "all"])
+    short = capsys.readouterr().out
+    main(["replay", str(hand), "--under", "all", "--long"])
+    full = capsys.readouterr().out
+    assert short.count(pack_text) == 1 and full.count(pack_text) >= 4
+    assert short.count(f"{quoted}:\n") == 1 and short.count(f"{quoted}: quoted above") >= 3
+    assert "NAP-2.2.1  The pack for a number of players (its text above)" in short
+    assert len(short.splitlines()) < len(full.splitlines())
+
+
+def test_explain_prints_the_rules_in_force_each_quotation_once(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    hand = tmp_path / "hand.nap"
+    hand.write_text(WORKED, encoding="utf-8")
+    line = "Classic rules page [000_b90223f4596c033b.txt] L36"
+    main(["explain", str(hand), "--at", "6", "--under", "classic", "--action", "3H"])
+    short = capsys.readouterr().out
+    main(["explain", str(hand), "--at", "6", "--under", "classic", "--action", "3H", "--long"])
+    full = capsys.readouterr().out
+    # NAP-8.1.1 and NAP-8.1.2 both cite classic's line 36: quoted once, then named.
+    assert short.count(f"{line}:\n") == 1 and f"{line}: quoted above" in short
+    assert full.count(f"{line}:\n") == 2
+    # Every rule printed is in force in classic.
+    spec = load_spec()
+    printed = set(re.findall(r"^  (NAP-[\d.]+)  ", short, re.M))
+    assert printed and printed <= set(spec.rulesets["classic"].rules)

@@ -52,6 +52,10 @@ def register(commands: Commands) -> None:
     explain.add_argument("--action", metavar="ACTION",
                          help="an action to rule on, typed as at the table: 7H, 'bid nap', "
                               "pass, 'buy 2C 7D'")
+    explain.add_argument("--long", action="store_true",
+                         help="every rule checked, in force or not, each with its text and "
+                              "quotations every time (by default: the rules in force, each "
+                              "text and quotation once)")
     explain.set_defaults(run=run_explain)
 
 
@@ -87,6 +91,6 @@ def run_explain(args: argparse.Namespace) -> int:
             ruling = rule_on(position, args.action)
         except NotationError as exc:
             raise UsageError(f"--action {args.action!r}: {exc}") from None
-        lines += ["", *ruling_lines(the_spec, position, ruling, width)]
+        lines += ["", *ruling_lines(the_spec, position, ruling, width, args.long)]
     print_lines(lines)
     return 0

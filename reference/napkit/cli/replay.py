@@ -56,6 +56,9 @@ def register(commands: Commands) -> None:
     replay.add_argument("--json", action="store_true", help="print the verdicts as JSON")
     replay.add_argument("--brief", action="store_true",
                         help="the table only, without each ruleset's verdict in words")
+    replay.add_argument("--long", action="store_true",
+                        help="each rule's text, quotations and decisions under every ruleset "
+                             "that cites them (by default each is printed once, then named)")
     replay.add_argument("--symbols", action="store_true",
                         help="write the cards' suits as symbols (A♣, 10♥), not letters (AC, "
                              "10H); --json keeps the letters")
@@ -90,8 +93,11 @@ def run_replay(args: argparse.Namespace) -> int:
              f"{'cards it held' if args.same == 'hands' else 'pack in its order'}", "",
              *table(verdicts, record["seats"], width), "", *wrap(summary(verdicts), "", width)]
     if not args.brief:
+        from napkit.dispute.citing import Shown
+
+        shown = None if args.long else Shown()  # each text and quotation once
         for verdict in verdicts:
-            lines += ["", *details(the_spec, verdict, width)]
+            lines += ["", *details(the_spec, verdict, width, shown)]
     if args.symbols:
         from napkit.engine.cards import with_symbols
         lines = [with_symbols(line) for line in lines]

@@ -41,14 +41,36 @@ def source_lines(source_file: str, citation: Citation) -> list[str] | None:
     return list(text[citation.first - 1:citation.last])
 
 
+class Shown:
+    """What one output has printed of the rules, quotations and decisions, so that each is
+    printed once and later named only (issue 30: ``replay --under all`` printed the same rule
+    text and the same quotation five times). ``napkit replay --long`` and ``explain --long``
+    print everything, every time: they pass no Shown."""
+
+    def __init__(self) -> None:
+        self.seen: set[tuple[str, ...]] = set()
+
+    def first(self, *key: str) -> bool:
+        """Whether ``key`` is printed now for the first time (and note that it is)."""
+        if key in self.seen:
+            return False
+        self.seen.add(key)
+        return True
+
+
 def rule_lines(spec: Spec, rule_id: str, ruleset: Ruleset | None, indent: str = "",
-               width: int = 100) -> list[str]:
+               width: int = 100, shown: Shown | None = None) -> list[str]:
     """The rule's id, title and text; then, for ``ruleset``, the lines of its source that put
-    the rule in force, quoted, and each decision it cites, with the choice taken."""
+    the rule in force, quoted, and each decision it cites, with the choice taken. With
+    ``shown``, a text, quotation or decision printed before is named, not printed again."""
     rule = spec.lawbook.get(rule_id)
     if rule is None:
         return [f"{indent}{rule_id}"]
-    lines = [f"{indent}{rule.id}  {rule.title}", *wrap(rule.text, indent + "  ", width)]
+    lines = [f"{indent}{rule.id}  {rule.title}"]
+    if shown is None or shown.first("rule", rule.id):
+        lines += wrap(rule.text, indent + "  ", width)
+    else:
+        lines[-1] += " (its text above)"
     if ruleset is None:
         return lines
     citations = ruleset.rules.get(rule_id)
@@ -64,7 +86,10 @@ def rule_lines(spec: Spec, rule_id: str, ruleset: Ruleset | None, indent: str = 
     for citation in citations:
         if citation.decision is not None:
             decision = spec.register.get(citation.decision)
-            if decision is not None:
+            if decision is not None and shown is not None and not shown.first(
+                    "decision", decision.id, ruleset.id):
+                lines.append(f"{indent}    {decision.id} {decision.title} (above)")
+            elif decision is not None:
                 chosen = ruleset.options.get(next(
                     (o.name for o in ruleset.options.values()
                      if o.decision == decision.id), ""))
@@ -77,13 +102,17 @@ def rule_lines(spec: Spec, rule_id: str, ruleset: Ruleset | None, indent: str = 
         if quoted is None:
             missing = True
             continue
-        lines.append(f"{indent}    {spec.index.name(ruleset.source, detail=True)} {citation}:")
-        shown = quoted[:QUOTED]
-        for text in shown:
+        where = f"{indent}    {spec.index.name(ruleset.source, detail=True)} {citation}"
+        if shown is not None and not shown.first("quote", ruleset.source, str(citation)):
+            lines.append(f"{where}: quoted above")
+            continue
+        lines.append(f"{where}:")
+        first = quoted[:QUOTED]
+        for text in first:
             lines += wrap(text, indent + "      > ", width) if text.strip() else [
                 f"{indent}      >"]
-        if len(quoted) > len(shown):
-            lines.append(f"{indent}      > ... ({len(quoted) - len(shown)} more lines)")
+        if len(quoted) > len(first):
+            lines.append(f"{indent}      > ... ({len(quoted) - len(first)} more lines)")
     if missing:
         lines += wrap(f"(the source {spec.index.name(ruleset.source, detail=True)} is not at "
                       f"{paths.sources_dir()}: set "

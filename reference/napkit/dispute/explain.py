@@ -24,7 +24,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from napkit.dispute.citing import rule_lines
+from napkit.dispute.citing import Shown, rule_lines
 from napkit.dispute.replay import Parting, Target, Verdict, replay_under
 from napkit.dispute.report import who
 from napkit.engine.actions import Action, Buy, Play
@@ -198,16 +198,27 @@ def _trick_seats(order: tuple[int, ...], leader: int, n: int) -> list[int]:
     return [order[(start + i) % len(order)] for i in range(n)]
 
 
-def ruling_lines(spec: Spec, position: Position, ruling: Ruling, width: int = 100) -> list[str]:
-    """A proposed action's ruling, with each rule's text, citations and decisions."""
+def ruling_lines(spec: Spec, position: Position, ruling: Ruling, width: int = 100,
+                 long: bool = False) -> list[str]:
+    """A proposed action's ruling, with each rule's text, citations and decisions: the rules in
+    force in the ruleset only, each text and quotation once (``long``: every rule checked,
+    everything in full, as ``explain --long`` prints it)."""
     ruleset = position.target.ruleset
     verdict = "allowed" if ruling.allowed else f"not allowed: {ruling.rules[0]}: {ruling.message}"
     lines = wrap(f"{who(ruling.seat)} {ruling.action} at step {position.step} under "
                  f"{position.target.label}: {verdict}", "", width)
     if ruling.allowed:
         lines.append("the rules it was checked against:")
-    for rule in sorted(ruling.rules, key=spec.lawbook.order):
+    rules = sorted(ruling.rules, key=spec.lawbook.order)
+    left = [] if long else [r for r in rules if r not in ruleset.rules]
+    shown = None if long else Shown()
+    for rule in rules:
+        if rule in left:
+            continue
         lines.append("")
-        lines += rule_lines(spec, rule, ruleset, "  ", width)
+        lines += rule_lines(spec, rule, ruleset, "  ", width, shown)
+    if left:
+        lines += ["", *wrap(f"also checked, not in force in {ruleset.id}: {', '.join(left)} "
+                            "(--long prints them)", "", width)]
     return lines
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from napkit.dispute.citing import rule_lines
+from napkit.dispute.citing import Shown, rule_lines
 from napkit.dispute.replay import Verdict
 from napkit.engine.cards import card_name
 from napkit.engine.hand import HandState
@@ -91,22 +91,24 @@ def table(verdicts: Sequence[Verdict], seats: Sequence[int], width: int = 100) -
     return lines
 
 
-def details(spec: Spec, verdict: Verdict, width: int = 100) -> list[str]:
+def details(spec: Spec, verdict: Verdict, width: int = 100,
+            shown: Shown | None = None) -> list[str]:
     """One ruleset's verdict in words: where it parts (the step, the action, the rule with its
-    text and source lines), or what the hand settles (every payment, with its rule)."""
+    text and source lines), or what the hand settles (every payment, with its rule). With
+    ``shown`` (one for the whole output), each rule text and quotation is printed once."""
     lines = [f"{verdict.target.label} ({verdict.target.ruleset.title})"]
     ruleset = verdict.target.ruleset
     lines += [f"  {reading}" for reading in verdict.readings]
     if verdict.setup is not None:
         lines += wrap(f"cannot deal this hand: {verdict.setup}", "  ", width)
-        lines += rule_lines(spec, verdict.setup.rule, ruleset, "  ", width)
+        lines += rule_lines(spec, verdict.setup.rule, ruleset, "  ", width, shown)
         return lines
     parting = verdict.parting
     state = verdict.state
     if parting is not None:
         lines += wrap(f"parts at step {parting.step}: {who(parting.seat)} {parting.action}: "
                       f"{parting.rule}: {parting.message}", "  ", width)
-        lines += rule_lines(spec, parting.rule, ruleset, "  ", width)
+        lines += rule_lines(spec, parting.rule, ruleset, "  ", width, shown)
         return lines
     if state is None or state.result is None:
         phase = state.phase_name if state is not None else "deal"
@@ -125,7 +127,7 @@ def details(spec: Spec, verdict: Verdict, width: int = 100) -> list[str]:
                      f"({payment.rule})")
     rules = sorted({p.rule for p in result.payments}, key=spec.lawbook.order)
     for rule in rules:
-        lines += rule_lines(spec, rule, ruleset, "  ", width)
+        lines += rule_lines(spec, rule, ruleset, "  ", width, shown)
     return lines
 
 
