@@ -26,12 +26,15 @@ from types import FrameType
 
 _COUNT = 0
 _LAST = signal.SIGINT  # the signal that raised the last KeyboardInterrupt
-# Where a KeyboardInterrupt would be swallowed, by file name and function: importlib's
+# Where a KeyboardInterrupt would be swallowed or do harm, by file name and function: importlib's
 # callback that drops a module lock, and the callbacks by which a weak dictionary or set
 # forgets what has died (the engine keeps its games in one: a game let go runs it, seen in a
 # test that interrupts ``napkit conform``).
 _SWALLOWING = {("<frozen importlib._bootstrap>", "cb"), ("weakref.py", "remove"),
-               ("_weakrefset.py", "_remove")}
+               ("_weakrefset.py", "_remove"),
+               # and jsonschema-rs's check, where the handler runs inside Rust, which panics
+               # on the exception (napkit.spec.schemas.in_rust)
+               ("schemas.py", "rust_check")}
 _AGAIN = 0.01  # seconds
 
 

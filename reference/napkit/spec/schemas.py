@@ -111,9 +111,20 @@ def _compiled(name: str) -> Check:
 
     base, _, fragment = name.partition("#")
     uri = f"{BASE}{base}.schema.json" + (f"#{fragment}" if fragment else "")
-    check: Check = jsonschema_rs.Draft202012Validator(
-        {"$ref": uri}, registry=_rs_registry()).is_valid
-    return check
+    return in_rust(jsonschema_rs.Draft202012Validator({"$ref": uri},
+                                                      registry=_rs_registry()).is_valid)
+
+
+def in_rust(check: Check) -> Check:
+    """``check`` (jsonschema-rs's, written in Rust) called through a Python function of its own,
+    ``rust_check``: a Ctrl-C whose handler runs while Rust checks for signals would raise its
+    KeyboardInterrupt into Rust, which panics and prints a Rust backtrace and a Python traceback
+    (seen once in CI, interrupting ``napkit record``). napkit's handler
+    (napkit.cli.interrupt) knows this frame and has the signal raised again a moment later, back
+    in Python."""
+    def rust_check(document: object) -> bool:
+        return check(document)
+    return rust_check
 
 
 @lru_cache(maxsize=1)
@@ -140,7 +151,7 @@ def file_fast_validator(schema_file: Path) -> Check | None:
         check: Check = jsonschema_rs.Draft202012Validator(schema).is_valid
     except Exception:  # a schema it cannot read or compile: jsonschema alone, which reports it
         return None
-    return check
+    return in_rust(check)
 
 
 def is_valid(name: str, document: object) -> bool:
