@@ -392,6 +392,7 @@ def _scope_line(scope: Scope) -> str:
 
 def _report(args: argparse.Namespace, outcome: Outcome, seed: int, command: list[str],
             program: str, scope: Scope, in_force: set[str], human: Any) -> int:
+    from napkit.conform.fuzz.campaign import PROGRAM_LOST
     from napkit.conform.fuzz.report import json_report
     from napkit.output.files import OutputFile
     from napkit.output.tables import counted
@@ -432,7 +433,7 @@ def _report(args: argparse.Namespace, outcome: Outcome, seed: int, command: list
         _tell(f"FAILED: {counted(len(new), 'distinct disagreement')} ({names}): {words} "
               f"({what}{also}; seed {seed})", file=human)
     human.flush()
-    status = EXIT_FOUND if new or outcome.stopped.startswith("the program") else EXIT_OK
+    status = EXIT_FOUND if new or outcome.stopped == PROGRAM_LOST else EXIT_OK
     if args.write_known is not None:
         status = _write_known(args, outcome, status)
     if args.json:
@@ -539,7 +540,7 @@ def _drawn(args: argparse.Namespace, group: Group, place: int, count: int,
     from napkit.conform.fuzz.reproducer import readable
 
     found = group.found
-    head = (f"{place} of {count}. {group.key}: {counted_times(group.count)}, first in episode "
+    head = (f"{place} of {count}. {group.key}: {_times(group.count)}, first in episode "
             f"{group.index} after {group.seconds_to_find:.1f} s")
     if found is None:
         return [head, f"  {group.note or group.message}"]
@@ -559,7 +560,7 @@ def _drawn(args: argparse.Namespace, group: Group, place: int, count: int,
     return lines
 
 
-def counted_times(count: int) -> str:
+def _times(count: int) -> str:
     return "once" if count == 1 else f"{count} times"
 
 

@@ -57,6 +57,7 @@ TRACE_EVERY, TRACE_FIRST, TRACE_LATER = 32, 512, 1024
 # has when its share runs out.
 SHRINK_RESERVE = 5.0
 OUTCOME_ONLY = frozenset({"outcome"})  # what a match's hands are asked as lone hands
+PROGRAM_LOST = "the program could not be started again"  # why a run stopped (Outcome.stopped)
 
 
 def episode_seed(seed: int, index: int) -> int:
@@ -160,21 +161,25 @@ class Group:
     index: int  # the first episode that showed it
     seconds_to_find: float
     message: str  # what differed, in that episode
-    count: int = 1  # episodes that showed it
+    # how many episodes showed it as each kind of difference (the first's included)
+    differences: Counter[str]
     first: Episode | None = None  # that episode (None: found by a worker, not replayed yet)
     disagreement: Disagreement | None = None
     known: str | None = None  # its reason in the file of known differences, if it is there
     found: Found | None = None  # once shrunk (or written as found)
     reproducer: str = ""  # the file it was written to
     note: str = ""  # why it has no reproducer, where it has none
-    # how often it showed as each kind of difference (the first's included)
-    differences: Counter[str] = field(default_factory=Counter)
+
+    @property
+    def count(self) -> int:
+        """How many episodes showed it (an episode counts once for each rule it breaks)."""
+        return sum(self.differences.values())
 
     def to_json(self) -> dict[str, Any]:
         """Its entry in a report's ``disagreements`` (without the case: see cli.fuzz)."""
-        kinds = self.differences or Counter({self.difference: self.count})
         return {"signature": self.key, "rule": self.rule or None,
-                "difference": self.difference, "differences": dict(kinds.most_common()),
+                "difference": self.difference,
+                "differences": dict(self.differences.most_common()),
                 "episode": self.index, "seconds_to_find": round(self.seconds_to_find, 3),
                 "count": self.count, "message": self.message, "known": self.known}
 
@@ -182,9 +187,9 @@ class Group:
 def group_from_json(entry: Mapping[str, Any]) -> Group:
     """A group from a report's ``disagreements`` entry (a worker's, or a shard's)."""
     return Group(entry["signature"], entry.get("rule") or "", entry["difference"],
-                 entry["episode"], entry["seconds_to_find"], entry["message"], entry["count"],
-                 known=entry.get("known"),
-                 differences=Counter(entry.get("differences") or {}))
+                 entry["episode"], entry["seconds_to_find"], entry["message"],
+                 Counter(entry.get("differences") or {entry["difference"]: entry["count"]}),
+                 known=entry.get("known"))
 
 
 @dataclass
@@ -306,7 +311,7 @@ class Campaign:
         except KeyboardInterrupt:
             stopped = "interrupted"
         except ProtocolError as exc:  # it died and could not be started again
-            stopped = "the program could not be started again"
+            stopped = PROGRAM_LOST
             self.problem = exc.message
         played = time.monotonic() - began
         found_groups = sorted(groups.values(), key=lambda g: g.index)
@@ -380,10 +385,11 @@ class Campaign:
                 reach.add(episode)
                 reach.unnamed += unnamed
                 reach.rules |= traced
-                reach.disagreed += bool(every)
-                if self._record(groups, episode, every, time.monotonic() - began, known,
-                                first):
-                    stopped = "found"
+                if every:  # (most episodes agree: nothing to count)
+                    reach.disagreed += 1
+                    if self._record(groups, episode, every, time.monotonic() - began, known,
+                                    first):
+                        stopped = "found"
                 if on_episode is not None:
                     on_episode(reach)
         return stopped
@@ -401,12 +407,11 @@ class Campaign:
             rules.add(rule)
             have = groups.get(key)
             if have is not None:
-                have.count += 1
                 have.differences[kind] += 1
                 continue
-            group = Group(key, rule, kind, episode.index, took, found.message, first=episode,
-                          disagreement=found, known=known.get(key),
-                          differences=Counter({kind: 1}))
+            group = Group(key, rule, kind, episode.index, took, found.message,
+                          Counter({kind: 1}), first=episode, disagreement=found,
+                          known=known.get(key))
             groups[key] = group
             if group.known is None:
                 self.found_so_far += 1
@@ -490,8 +495,8 @@ class Campaign:
                      seconds: float = 30.0, do_shrink: bool = True) -> Found:
         """Shrink a disagreement found in ``episode`` (after ``took`` seconds) on its own."""
         key, rule, kind = self.signature(episode, found)
-        group = Group(key, rule, kind, episode.index, took, found.message, first=episode,
-                      disagreement=found)
+        group = Group(key, rule, kind, episode.index, took, found.message, Counter({kind: 1}),
+                      first=episode, disagreement=found)
         return self._shrink(group, seconds, 2000) if do_shrink else self._unshrunk(group, "")
 
     def replay_group(self, group: Group) -> bool:

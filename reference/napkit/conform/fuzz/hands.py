@@ -18,7 +18,7 @@ from napkit.conform.suite.starts import HandStart
 from napkit.engine.hand import HandState
 from napkit.engine.match import MatchState
 from napkit.engine.state import CHANCE
-from napkit.formats.records import start_funds, start_pool
+from napkit.formats.handtext import hand_start
 
 
 def lone_hands(episode: Episode) -> Iterator[Episode]:
@@ -33,10 +33,9 @@ def lone_hands(episode: Episode) -> Iterator[Episode]:
 
 def _lone(episode: Episode, hand: HandState) -> Episode:
     game = episode.game
-    start = HandStart(hand.dealer, tuple(sorted(hand.order)), start_pool(hand),
-                      start_funds(hand), hand.stakes)
-    state = game.new_hand(hand.dealer, seats=start.seats, pool=start.pool, funds=start.funds,
-                          stakes=start.stakes)
+    state = hand_start(hand)
+    start = HandStart(state.dealer, tuple(sorted(state.order)), state.pool, state.funds,
+                      state.stakes)
     steps: list[Step] = []
     for seat, action in hand.history:  # chance's seat is CHANCE there, None in a Step
         steps.append(Step(state, None if seat == CHANCE else seat, action, ()))
