@@ -272,3 +272,18 @@ def test_the_hands_of_a_match_as_lone_hands_are_settled_as_in_the_match() -> Non
             assert isinstance(lone.final, HandState)
             assert hand_outcome(lone.final) == hand_outcome(hand)
     assert hands > 20
+
+
+def test_two_disagreements_of_one_episode_get_a_reproducer_each(tmp_path: Path) -> None:
+    # Seed 1's first episode lists a Wellington (a legal case) and pays a defeated Three once
+    # (an outcome case): two cases of one episode, whose ids differ by kind but whose default
+    # file names were one.
+    run = napkit("fuzz", "--hands", "60", *CLASSIC, "--no-shrink", "-q", "--json",
+                 str(tmp_path / "report.json"), "--", *TWO_BUGS, cwd=tmp_path)
+    assert run.returncode == 1, run.stdout + run.stderr
+    entries = json.loads((tmp_path / "report.json").read_text())["disagreements"]
+    assert [e["episode"] for e in entries] == [0, 0], entries
+    files = [tmp_path / e["reproducer"] for e in entries]
+    assert len(set(files)) == 2 and all(f.is_file() for f in files)
+    ids = {json.loads(f.read_text())["id"] for f in files}
+    assert len(ids) == 2

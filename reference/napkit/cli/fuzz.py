@@ -462,18 +462,19 @@ def _write_reproducers(args: argparse.Namespace, outcome: Outcome, seed: int, pr
 
     rerun = _rerun_command(args, seed)
     cases: dict[str, dict[str, Any]] = {}
-    ids: set[str] = set()
+    paths: set[str] = set()
     for place, group in enumerate(outcome.new, 1):
         found = group.found
         if found is None:
             continue
         case = reproducer_case(found.episode, found.disagreement, seed, rerun, program,
                                shrunk=_shrunk_line(found))
-        if case["id"] in ids:  # two disagreements of one episode: one case each
-            case["id"] += f"-{place}"
-        ids.add(case["id"])
-        cases[group.key] = case
         path = _out_path(args.out, place) or case_path(case["id"]).name  # fuzz-SEED-EPISODE
+        if path in paths:  # two disagreements of one episode: a case and a file each
+            case["id"] += f"-{place}"
+            path = case_path(case["id"]).name
+        paths.add(path)
+        cases[group.key] = case
         try:
             with OutputFile(path) as out:
                 out.commit(json.dumps(case, indent=2, sort_keys=True) + "\n")
