@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING
 
@@ -30,6 +30,10 @@ class Decision:
     default: str
     why: str
     where: str  # JSON path in the register
+    # Ways a table may agree to settle it that napkit does not play (irregular play), by name;
+    # never a ruleset's option.
+    table_options: Mapping[str, str] = field(default_factory=dict)
+    asked: tuple[str, ...] = ()  # the questions players ask that it answers
 
     @property
     def offers_option(self) -> bool:
@@ -79,8 +83,20 @@ def register_from_document(document: JSONObject, shown: str) -> Register:
             default=str(entry["default"]),
             why=str(entry["why"]),
             where=json_path(["decisions", i]),
+            table_options={str(k): str(v) for k, v in _mapping(entry.get("table_options", {}))},
+            asked=tuple(str(q) for q in _sequence(entry.get("asked", []))),
         ))
     return Register(shown, tuple(decisions))
+
+
+def _mapping(value: object) -> list[tuple[object, object]]:
+    assert isinstance(value, dict)
+    return list(value.items())
+
+
+def _sequence(value: object) -> list[object]:
+    assert isinstance(value, list)
+    return value
 
 
 def check_register(register: Register, index: SourceIndex, book: LawBook) -> list[SpecError]:
@@ -102,6 +118,16 @@ def check_register(register: Register, index: SourceIndex, book: LawBook) -> lis
             problem("alternatives", "an erratum has exactly one alternative (the correction)")
         if book.get(decision.rule) is None:
             problem("rule", f"the law book has no rule {decision.rule}")
+        for name in decision.table_options:
+            if name in decision.alternatives:
+                problem("table_options", f"{name!r} is already an alternative; a table option "
+                                         "is a way napkit does not play")
+        for k, question in enumerate(decision.asked):
+            said = " ".join(question.lower().split())
+            rule_asking = next((r.id for r in book
+                                if said in {" ".join(q.lower().split()) for q in r.asked}), None)
+            if rule_asking:
+                problem(f"asked[{k}]", f"the question is already asked under {rule_asking}")
         source = index.get(decision.source)
         if source is None:
             problem("source", f"{decision.source} is not in the source index")

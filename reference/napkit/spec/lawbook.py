@@ -9,6 +9,7 @@ from functools import cached_property
 from pathlib import Path
 
 from napkit.errors import SpecError, json_path
+from napkit.output.tables import cut
 from napkit.spec.loading import JSONObject
 
 CHAPTER_FILE = re.compile(r"^([0-9]{2})-[a-z0-9]+(?:-[a-z0-9]+)*\.toml$")
@@ -48,6 +49,9 @@ class Rule:
     # must meet for the rule to be in force in a house game that inherits it (NAP-9.1.1 is not
     # in force on a score sheet in points).
     needs: tuple[str, ...] = ()
+    # The questions players ask about the rule, in their words (shown under it on the site,
+    # read by napkit rules search); a question belongs to one rule only.
+    asked: tuple[str, ...] = ()
 
     @property
     def house(self) -> bool:
@@ -154,6 +158,7 @@ def chapter_from_document(document: JSONObject, path: Path, shown: str) -> Chapt
                 refusals=tuple(_refusal(r) for r in _list(raw_rule.get("refusals", []))),
                 origin=_str(raw_rule["origin"]) if "origin" in raw_rule else None,
                 needs=_strs(raw_rule.get("needs", [])),
+                asked=_strs(raw_rule.get("asked", [])),
             ))
         intro = raw_section.get("intro")
         sections.append(Section(section_id, section_title,
@@ -233,6 +238,23 @@ def check_lawbook(book: LawBook) -> list[SpecError]:
                                         f"refusal {refusal.id} is already defined by "
                                         f"{refusals[refusal.id]}"))
             refusals.setdefault(refusal.id, rule.id)
+    errors += _check_asked(book)
+    return errors
+
+
+def _check_asked(book: LawBook) -> list[SpecError]:
+    """A question players ask belongs to one rule: asked twice, the search could not tell
+    which rule answers it."""
+    errors: list[SpecError] = []
+    asked: dict[str, str] = {}
+    for rule in book:
+        for k, question in enumerate(rule.asked):
+            said = " ".join(question.lower().split())
+            if said in asked:
+                errors.append(SpecError(rule.file, f"{rule.where}.asked[{k}]",
+                                        f"the question {cut(question, 60)!r} is already asked "
+                                        f"under {asked[said]}"))
+            asked.setdefault(said, rule.id)
     return errors
 
 

@@ -283,6 +283,9 @@ def decision_view(spec: Spec, decision: Decision) -> list[str]:
     lines += ["", "QUESTION", *wrap(decision.question, "    ")]
     lines += ["", "ALTERNATIVES (* marks the default)"]
     lines += _choice_lines(decision.alternatives, decision.default, None)
+    if decision.table_options:  # what a table may agree on instead: napkit does not play them
+        lines += ["", "AT THE TABLE (a table may agree on one of these; napkit plays the default)"]
+        lines += _choice_lines(decision.table_options, "", None)
     lines += ["", "WHY", *wrap(decision.why, "    ")]
     offered = [f"{r.id} (option {o.name})" for r in spec.rulesets.values()
                for o in r.options.values() if o.decision == decision.id]
