@@ -25,6 +25,7 @@ from napkit.formats.recording import record_text
 from napkit.players.playout import play_out
 
 SPEC = load_spec()
+IRREGULAR = Path(__file__).parent / "fixtures" / "handtext" / "irregular"
 
 # The worked hand, typed in the hand notation as a player would: four players, seat 0 deals;
 # seat 1 holds the five top spades and bids Three; the others pass; seat 1 leads spades five
@@ -70,13 +71,23 @@ def test_the_worked_hand_under_every_ruleset_as_worked_by_hand() -> None:
     assert nets("pagat") == [-3, 9, -3, -3]
     # napoleon (002_...txt L15-20): a made trick bid wins the single stake from each player.
     assert nets("napoleon") == [-1, 3, -1, -1]
-    # peep (001_...txt L22): the highest bidder may exchange a card with the widow, which
-    # comes before the first lead: seat 1's lead (step 5) is refused under the exchange rule.
-    peep = verdicts["peep"].parting
-    assert peep is not None and (peep.step, peep.seat, peep.rule) == (5, 1, "NAP-6.3.1")
-    # pagat-purchase (004_...txt L60): the purchase comes before the bidding, so seat 1's bid
-    # (step 1) is refused under the purchase rule.
-    purchase = verdicts["pagat-purchase"].parting
+    # peep (001_...txt L22): "the highest bidder determines trump" and may exchange with the
+    # widow, before the first lead; the hand has neither step: the widow is left and trumps
+    # are the suit of the first card led (spades), both said, and seat 1 wins 3 from each
+    # (001_...txt L33).
+    assert [a.words for a in verdicts["peep"].assumed] == [
+        "S1 left the widow (default)", "trumps spades (first card led)"]
+    assert nets("peep") == [-3, 9, -3, -3]
+    # pagat-purchase (004_...txt L60): the purchase comes before the bidding: nobody bought.
+    assert [a.words for a in verdicts["pagat-purchase"].assumed] == ["no purchase"]
+    assert nets("pagat-purchase") == [-3, 9, -3, -3]
+    # Without the steps filled, each refuses the first step the hand lacks, and stops there:
+    # peep seat 1's lead (step 5) under the exchange rule, pagat-purchase seat 1's bid.
+    record = worked_hand()
+    peep = replay_under(record, verdicts["peep"].target, fill=False)
+    assert peep.parting is not None and peep.stopped is not None
+    assert (peep.parting.step, peep.parting.seat, peep.parting.rule) == (5, 1, "NAP-6.3.1")
+    purchase = replay_under(record, verdicts["pagat-purchase"].target, fill=False).parting
     assert purchase is not None and (purchase.step, purchase.rule) == (1, "NAP-6.2.1")
     # the floater games (004_...txt L66-72): four players use 24 cards, ace to nine, so
     # the twos to sixes these hands hold are not in the pack.
@@ -90,15 +101,21 @@ def test_replay_prints_one_table_a_column_per_ruleset(tmp_path: Path,
     hand = tmp_path / "hand.nap"
     hand.write_text(WORKED, encoding="utf-8")
     assert main(["replay", str(hand), "--under", "classic", "--under", "napoleon",
-                 "--under", "peep"]) == 1  # not legal under peep
+                 "--under", "pagat-floater"]) == 1  # not legal under pagat-floater
     out = capsys.readouterr().out
     head = next(line for line in out.splitlines() if line.split()[:1] == ["classic"])
-    assert head.split() == ["classic", "napoleon", "peep"]
+    assert head.split() == ["classic", "napoleon", "pagat-floater"]
     net = next(line for line in out.splitlines() if line.startswith("S1 net"))
     assert net.split()[2:4] == ["+9", "+3"]
-    assert "legal only under classic, napoleon; not under peep (NAP-6.3.1)" in out
-    assert "Peep Nap page [001_311e7c0f07a8af84.txt] L22:" in out  # peep's source line, quoted
-    assert "S0 pays S1 3 (NAP-9.1.1)" in out
+    trumps = next(line for line in out.splitlines() if line.startswith("trumps"))
+    assert trumps.split()[1:5] == ["spades:", "led", "spades:", "led"]
+    assert ("legal only under classic, napoleon; not under pagat-floater (NAP-2.2.1)"
+            in " ".join(out.split()))
+    assert "S2, S3, S0 each pay S1 3 (NAP-9.1.1)" in out
+    main(["replay", str(hand), "--under", "peep", "--long"])
+    out = capsys.readouterr().out
+    assert "Peep Nap page [001_311e7c0f07a8af84.txt] L33:" in out  # the payment's line, quoted
+    assert "assumed: trumps spades (first card led)" in out
 
 
 def test_replay_json_and_option_choices(tmp_path: Path, capsys: pytest.CaptureFixture[str],
@@ -285,8 +302,9 @@ def test_what_a_person_reads_names_each_source_by_its_title(
                 ["explain", str(hand), "--at", "6", "--action", "3C"],
                 ["replay", str(hand), "--under", "all"]]
     named = {source.name for source in SPEC.index}
-    for command in commands:
-        parts = command[0] == "replay"  # the hand is not legal under peep: exit 1
+    for typed in commands:
+        parts = typed[0] == "replay"  # the hand is not legal under the floater games: exit 1
+        command = [*typed, "--long"] if parts else typed  # the sources' lines quoted
         assert main(command) == (1 if parts else 0), command
         out = capsys.readouterr().out
         assert any(name[:12] in out for name in named), command
@@ -301,11 +319,11 @@ def test_what_a_person_reads_names_each_source_by_its_title(
         assert "classic cites Classic rules page: L41, L43" in out
 
 
-def test_replay_prints_each_rule_text_and_quotation_once(
+def test_replay_prints_each_rule_text_once_and_long_prints_all(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """Issue 30, item 3: under all rulesets the hand cannot be dealt under five of them, for
-    NAP-2.2.1, all citing pagat.com's lines 66-72; the text and the lines are printed once,
-    then named, and --long prints them every time."""
+    NAP-2.2.1, all citing pagat.com's lines 66-72; the text is printed once, each ruleset
+    names the rule and its source's lines, and --long quotes them under every ruleset."""
     hand = tmp_path / "hand.nap"
     hand.write_text(WORKED, encoding="utf-8")
     pack_text = "A hand is played with all four suits of a pack cut down from the top"
@@ -315,9 +333,40 @@ def test_replay_prints_each_rule_text_and_quotation_once(
     main(["replay", str(hand), "--under", "all", "--long"])
     full = capsys.readouterr().out
     assert short.count(pack_text) == 1 and full.count(pack_text) >= 4
-    assert short.count(f"{quoted}:\n") == 1 and short.count(f"{quoted}: quoted above") >= 3
-    assert "NAP-2.2.1  The pack for a number of players (its text above)" in short
-    assert len(short.splitlines()) < len(full.splitlines())
+    assert quoted not in short and full.count(f"{quoted}:\n") >= 4
+    assert short.count('NAP-2.2.1 (pagat.com (McLeod): L66-72 ("Nap with a floater"))') == 4
+    # The guide's hand under all: 241 lines at the start of issue 30, at most half now.
+    assert len(short.splitlines()) <= 120 < len(full.splitlines())
+
+
+def test_long_holds_every_rule_text_and_quotation_the_short_form_names(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Nothing the short form names is lost: every rule it names is printed whole by --long,
+    and every source line it cites (``L66-72``) is quoted there, under the ruleset citing it."""
+    for text in (WORKED, (IRREGULAR / "revoke.nap").read_text(encoding="utf-8")):
+        hand = tmp_path / "hand.nap"
+        hand.write_text(text, encoding="utf-8")
+        main(["replay", str(hand), "--under", "all"])
+        short = capsys.readouterr().out
+        main(["replay", str(hand), "--under", "all", "--long"])
+        full = capsys.readouterr().out
+        rules = set(re.findall(r"\b(NAP-\d+\.\d+\.\d+) \(", short))
+        assert rules
+        for rule in rules:
+            law = SPEC.lawbook.get(rule)
+            assert law is not None and law.text.split()[:8] == full.split(
+                f"{rule}  {law.title}\n")[1].split()[:8]
+        blocks = [b for b in short.split("\n\n") if "\n  rules: " in b]
+        for block in blocks:
+            label = block.split()[0]
+            cited = " ".join(block.split("\n  rules: ")[1].split())
+            ruleset = SPEC.rulesets[label]
+            lines = set(re.findall(r"\bL\d+(?:-\d+)?", cited))
+            mine = full.split(f"\n\n{label} (")[1].split("\n\n")[0]
+            for where in lines:
+                assert f"] {where}:" in mine, (label, where)
+            for decision in re.findall(r"DEC-\d+", cited):
+                assert decision in mine, (ruleset.id, decision)
 
 
 def test_explain_prints_the_rules_in_force_each_quotation_once(

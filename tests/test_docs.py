@@ -10,9 +10,11 @@ suite (marked ``slow``: tens of seconds), and they run in CI with the rest.
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import re
+import shlex
 import shutil
 import struct
 import subprocess
@@ -351,25 +353,35 @@ def _blocks(text: str, language: str) -> list[str]:
 
 
 def test_the_dispute_guide_shows_what_its_commands_print(tmp_path: Path) -> None:
+    """Every hand of the guide is written to its file (the first as hand.nap, the others as
+    their first line's comment names them), and every replay and explain it shows is run: the
+    text block after each command is what it prints (its parts between lines of '...')."""
     guide = (GUIDES / "settle-a-dispute.md").read_text(encoding="utf-8")
     texts = _blocks(guide, "text")
     typed = next(block for block in texts if block.startswith("ruleset: classic"))
     (tmp_path / "hand.nap").write_text(typed, encoding="utf-8")
     valid = napkit("validate", "hand.nap", cwd=tmp_path)
     assert valid.returncode == 0, valid.stdout + valid.stderr
-    commands = [line.split() for block in _blocks(guide, "sh") for line in block.splitlines()
-                if line.startswith("napkit replay") or line.startswith("napkit explain")]
-    assert [c[:2] for c in commands] == [["napkit", "replay"], ["napkit", "explain"]]
-    for command in commands:
-        run = subprocess.run([sys.executable, "-m", *command], cwd=tmp_path, text=True,
-                             capture_output=True, timeout=300, check=False,
-                             env={**os.environ, "COLUMNS": "100"})
-        assert "Traceback" not in run.stderr, run.stderr
-        shown = next(block for block in texts
-                     if block.splitlines()[0].split()[:2] in (["classic", "napoleon"],
-                                                              ["peep,", "4"]) and
-                     (command[1] == "replay") == block.startswith(" "))
-        assert shown in run.stdout, run.stdout
+    for block in texts:
+        named = re.match(r"# (\S+\.nap)", block)
+        if named and "\nruleset: " in block:
+            (tmp_path / named.group(1)).write_text(block, encoding="utf-8")
+    blocks = re.findall(r"```(sh|text)\n(.*?)```", guide, re.S)
+    ran = []
+    for (kind, block), (after, shown) in itertools.pairwise(blocks):
+        commands = [shlex.split(line) for line in block.splitlines() if kind == "sh" and (
+            line.startswith("napkit replay") or line.startswith("napkit explain"))]
+        for command in commands:
+            assert after == "text", command
+            run = subprocess.run([sys.executable, "-m", *command], cwd=tmp_path, text=True,
+                                 capture_output=True, timeout=300, check=False,
+                                 env={**os.environ, "COLUMNS": "100"})
+            assert "Traceback" not in run.stderr, run.stderr
+            for part in re.split(r"^\s*\.\.\.\n", shown, flags=re.M):
+                assert part in run.stdout, (command, part, run.stdout)
+            ran.append(" ".join(command[:3]))
+    assert {"napkit replay hand.nap", "napkit explain hand.nap", "napkit replay revoke.nap",
+            "napkit replay classic-nap.nap"} <= set(ran)
     compared = napkit("rules", "compare", "classic", "napoleon", cwd=tmp_path)
     assert "  bids[three].win.each\n    classic : 3\n    napoleon: 1\n" in compared.stdout
     assert "  bids[three].win.each\n    classic : 3\n    napoleon: 1\n" in guide

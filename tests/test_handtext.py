@@ -222,10 +222,12 @@ def test_json_keeps_the_letters() -> None:
 def test_replay_symbols_writes_the_suits_as_symbols(tmp_path: Path, capsys: Capture) -> None:
     path = tmp_path / "hand.nap"
     path.write_text(TYPED, encoding="utf-8")
-    main(["replay", str(path), "--under", "peep", "--brief", "--symbols"])
+    # Trumps assumed diamonds: peep's Nap must lead a trump, and 5S is refused (NAP-7.2.2).
+    assume = ["--assume", "name diamonds"]
+    main(["replay", str(path), "--under", "peep", "--brief", "--symbols", *assume])
     out = capsys.readouterr().out
     assert "S0 play 5♠" in out and "5S" not in out
-    main(["replay", str(path), "--under", "peep", "--brief"])
+    main(["replay", str(path), "--under", "peep", "--brief", *assume])
     assert "S0 play 5S" in capsys.readouterr().out
 
 

@@ -67,7 +67,7 @@ except KeyboardInterrupt:
     exec("pass")
     raise SystemExit(130) from None
 
-__version__ = "0.5.0"
+__version__ = "0.6.0"
 
 if TYPE_CHECKING:
     from napkit.engine.cards import card_name, parse_card

@@ -226,13 +226,15 @@ def read_hand(path: str) -> dict[str, Any]:
     """A recorded hand from a file, in the hand notation (``*.nap``) or as JSON
     (``napkit-hand/1``), finished or stopped anywhere; :class:`~napkit.errors.UsageError`
     naming the line and column, or the JSON path, otherwise. The recorded outcome is not
-    checked (it may be what the table is arguing about), but every step must be one the
-    record's own ruleset can deal and replay as far as it goes."""
+    checked (it may be what the table is arguing about), nor are its cards checked against
+    the rules of play: a revoke, a card out of turn, a wrong first lead are read as the table
+    played them (what each ruleset makes of them is the replay's to say); the deal must be
+    one the record's own ruleset deals, and every other step one it allows."""
     from napkit.dispute.replay import RecordError, dealt
     from napkit.formats.handtext import HandFileError, read_hand_file
 
     try:
-        record = read_hand_file(path, check=False)
+        record = read_hand_file(path, check=False, irregular=True)
     except HandFileError as exc:
         raise UsageError(str(exc)) from None
     if record["deal"] is None:

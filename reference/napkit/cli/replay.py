@@ -17,10 +17,14 @@ SAME = ("hands", "pack")  # napkit.dispute.replay.SAME
 
 _REPLAY_HELP = """\
 Replay a hand that was played under other rulesets: each ruleset's column says whether the
-hand is legal under it to the end, or the first step where it parts (the action and the rule
-id), and what the hand settles under it (each seat's net gain). Below the table, each
-ruleset's verdict in words, with the rule's text and the lines of its source that put it in
-force.
+hand is legal under it to the end, or the first step it refuses (the action and the rule id),
+and what the hand settles under it (each seat's net gain). A card a ruleset refuses (a revoke,
+a card out of turn) is played on as the table played it, to a settlement, and every later
+refusal noted; where going on is impossible (a bid the ruleset has not got) the column stops.
+A step the hand lacks that a ruleset needs (trumps named, the widow taken or left, a purchase)
+is filled by a default or by --assume, and said so; the trumps row says how trumps were fixed.
+Below the table, each ruleset's verdict in words and the rules it names, each rule's text once
+(--long: every rule's text and its source's lines quoted, under every ruleset).
 
 Under another ruleset each seat is dealt the cards it held (--same pack keeps the pack's
 order instead, which a ruleset dealing in other packets gives out otherwise), and a bid the
@@ -38,6 +42,9 @@ examples:
   napkit replay hand.nap --under all
   napkit replay hand.json --under classic --under napoleon
   napkit replay hand.json --under pagat:doubling=won --under house.json
+  napkit replay hand.nap --under peep --assume "name hearts" --assume "take widow"
+  napkit replay hand.nap --under pagat-floater --deal-anyway
+  napkit replay hand.nap --long             # every rule's text and source lines, per ruleset
 """
 
 def register(commands: Commands) -> None:
@@ -57,17 +64,37 @@ def register(commands: Commands) -> None:
     replay.add_argument("--brief", action="store_true",
                         help="the table only, without each ruleset's verdict in words")
     replay.add_argument("--long", action="store_true",
-                        help="each rule's text, quotations and decisions under every ruleset "
-                             "that cites them (by default each is printed once, then named)")
+                        help="each ruleset's verdict with every rule's text, its source's "
+                             "lines quoted and its decisions (by default: each verdict short, "
+                             "its rules and source lines named, each rule's text once)")
+    replay.add_argument("--assume", action="append", default=[], metavar="STEP",
+                        help="a step the hand lacks that a ruleset needs, as typed at the "
+                             "table: 'name hearts', 'take widow', 'leave widow', 'discard "
+                             "2S', 'buy nothing'; repeatable (default: no purchase, the widow "
+                             "left, trumps the suit of the first card the declarer led)")
+    replay.add_argument("--deal-anyway", action="store_true",
+                        help="replay a hand dealt from a fuller pack under a ruleset whose "
+                             "pack lacks some of its cards: each seat keeps its cards, the "
+                             "widow and stock from the cards no seat held (flagged)")
     replay.add_argument("--symbols", action="store_true",
                         help="write the cards' suits as symbols (A♣, 10♥), not letters (AC, "
                              "10H); --json keeps the letters")
+    replay.add_argument("--html", metavar="FILE",
+                        help="also write the dispute as one self-contained page to pass round: "
+                             "the hand stepped through as a table, every ruleset's verdict at "
+                             "each step, the rules cited")
     replay.set_defaults(run=run_replay)
 
 
 def run_replay(args: argparse.Namespace) -> int:
-    from napkit.dispute.replay import RecordError, TargetError, replay_under, targets
-    from napkit.dispute.report import as_json, details, summary, table
+    from napkit.dispute.replay import (
+        RecordError,
+        TargetError,
+        assumption,
+        replay_under,
+        targets,
+    )
+    from napkit.dispute.report import as_json, details, short, summary, table
     from napkit.spec.views import wrap
 
     record = read_hand(args.hand)
@@ -79,9 +106,18 @@ def run_replay(args: argparse.Namespace) -> int:
     if not args.under:  # every ruleset: by source, as 'napkit rules list' shows them
         chosen.sort(key=lambda t: (t.ruleset.source, t.ruleset.id))
     try:
-        verdicts = [replay_under(record, t, args.same) for t in chosen]
+        assume = [assumption(text) for text in args.assume]
+    except ValueError as exc:  # NotationError too: a step that is no action
+        raise UsageError(f"--assume: {exc}") from None
+    try:
+        verdicts = [replay_under(record, t, args.same, assume=assume,
+                                 deal_anyway=args.deal_anyway) for t in chosen]
     except RecordError as exc:
         raise UsageError(f"{args.hand}: {exc}") from None
+    if args.html:  # the page to pass round (napkit.dispute.viewer)
+        from napkit.dispute.viewer import write_viewer
+
+        write_viewer(args.html, args.hand, the_spec, record, verdicts)
     if args.json:
         print(json.dumps({"hand": args.hand, "same": args.same, "summary": summary(verdicts),
                           "rulesets": as_json(verdicts)}, indent=1))
@@ -92,12 +128,11 @@ def run_replay(args: argparse.Namespace) -> int:
              f"{steps} steps after the deal; each seat dealt the "
              f"{'cards it held' if args.same == 'hands' else 'pack in its order'}", "",
              *table(verdicts, record["seats"], width), "", *wrap(summary(verdicts), "", width)]
-    if not args.brief:
-        from napkit.dispute.citing import Shown
-
-        shown = None if args.long else Shown()  # each text and quotation once
+    if args.long:
         for verdict in verdicts:
-            lines += ["", *details(the_spec, verdict, width, shown)]
+            lines += ["", *details(the_spec, verdict, width)]
+    elif not args.brief:
+        lines += ["", *short(the_spec, verdicts, width)]
     if args.symbols:
         from napkit.engine.cards import with_symbols
         lines = [with_symbols(line) for line in lines]

@@ -9,7 +9,9 @@
   cards came in;
 - :mod:`~napkit.dispute.report`: the verdicts laid out for reading;
 - :mod:`~napkit.dispute.disagreements`: the rules on which the sources' own games give
-  different answers, each with a worked hand (the rules site's page).
+  different answers, each with a worked hand (the rules site's page);
+- :mod:`~napkit.dispute.viewer`: the hand as a table a player steps through, each ruleset's
+  verdict beside it (``napkit replay --html``, and the site's hand pages).
 
 A hand is taken as the players remember it: the cards each seat held, the calls and the cards
 played.

@@ -25,10 +25,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from napkit.engine.cards import card_name, card_words, cards_of
+from napkit.engine.actions import Deal
+from napkit.engine.cards import card_name, card_words, cards_of, names
 from napkit.engine.game import Game
 from napkit.engine.hand import HandState
 from napkit.engine.phases.deal import hand_pack
+from napkit.engine.state import replace
 from napkit.errors import SetupError
 from napkit.formats.handtext import deal_layout
 
@@ -99,3 +101,30 @@ def pack_dealing(game: Game, dealer: int, seats: tuple[int, ...],
     for place, card in zip(others, kept + missing, strict=True):
         pack[place] = card
     return tuple(pack)
+
+
+def dealt_anyway(state: HandState, dealt: HandState, rest: Sequence[int]) -> tuple[
+        HandState, str]:
+    """``state`` (a hand waiting for its deal) dealt so that each seat holds what it holds in
+    ``dealt`` even where ``state``'s pack has not those cards (NAP-2.2.1 waived: ``napkit
+    replay --deal-anyway``, a hand played with a fuller pack replayed under a short-pack
+    ruleset), and the words that say so. The widow and the stock come from ``rest`` (the
+    cards no seat held, in pack order), the pack's own cards first. The engine deals a pack of
+    its own, whose hands are then replaced: a hand no deal of the ruleset gives, for replaying
+    only (its history keeps the engine's pack)."""
+    pack_mask = hand_pack(state)
+    held = 0
+    for seat in dealt.order:
+        held |= dealt.hands[seat]
+    after = state.apply(Deal(tuple(cards_of(pack_mask))))
+    spare = [c for c in rest if pack_mask >> c & 1 and not held >> c & 1]
+    spare += [c for c in rest if not pack_mask >> c & 1 and not held >> c & 1]
+    widow = spare.pop(0) if after.widow >= 0 else -1
+    stock = tuple(spare[:len(after.stock)])
+    hands = tuple(dealt.hands[s] if s in dealt.order else 0 for s in range(len(after.hands)))
+    foreign = held & ~pack_mask
+    words = f"dealt anyway: {after.game.id}'s pack has not {names(foreign)}"
+    if widow >= 0:
+        named = after.game.rules.widow_name
+        words += f"; the {named} {card_name(widow)}, from the cards no seat held"
+    return replace(after, hands=hands, widow=widow, stock=stock), words

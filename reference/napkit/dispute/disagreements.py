@@ -143,7 +143,7 @@ def shows(rule_id: str, record: dict[str, Any], home: Verdict, other: Verdict) -
 def _governing(record: dict[str, Any], home: Verdict, step: int) -> frozenset[str]:
     """The rules the engine checks in allowing step ``step`` of the hand at home."""
     cut = {**record, "actions": record["actions"][:step - 1]}
-    before = replay_under(cut, home.target).state
+    before = replay_under(cut, home.target, fill=False).state
     if before is None:
         return frozenset()
     action = action_from_json(record["actions"][step - 1]["action"])
@@ -160,10 +160,12 @@ def worked(spec: Spec, point: Point) -> Point:
     for home in firsts:
         others = [r for r in firsts if r is not home]
         for record in _hands(home):
-            own = replay_under(record, Target(home, {}), same)
-            if any(shows(point.rule.id, record, own, replay_under(record, Target(o, {}), same))
+            # No step filled (replay's what-if): a worked hand shows where each game parts.
+            own = replay_under(record, Target(home, {}), same, fill=False)
+            if any(shows(point.rule.id, record, own,
+                         replay_under(record, Target(o, {}), same, fill=False))
                    for o in others):
-                verdicts = tuple(replay_under(record, t, same) for t in targets)
+                verdicts = tuple(replay_under(record, t, same, fill=False) for t in targets)
                 return Point(point.rule, point.answers, record, verdicts, same)
     return point
 

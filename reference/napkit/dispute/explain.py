@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from napkit.dispute.citing import Shown, rule_lines
-from napkit.dispute.replay import Parting, Target, Verdict, replay_under
+from napkit.dispute.replay import Assumed, Parting, Target, Verdict, replay_under
 from napkit.dispute.report import who
 from napkit.engine.actions import Action, Buy, Play
 from napkit.engine.cards import SUIT_NAMES, card_name, cards_of
@@ -49,6 +49,8 @@ class Position:
     state: HandState
     recorded: Mapping[str, Any] | None  # the step the record makes here, if it goes on
     parting: Parting | None = None
+    played_on: tuple[Parting, ...] = ()  # steps before it refused, played as the table did
+    assumed: tuple[Assumed, ...] = ()  # steps the hand lacks, filled on the way here
 
 
 class StepError(ValueError):
@@ -69,10 +71,12 @@ def locate(record: Mapping[str, Any], step: int, under: Target) -> Position:
         raise verdict.setup
     assert verdict.state is not None
     recorded = actions[step - 1] if step <= len(actions) else None
-    if verdict.parting is not None:
-        return Position(under, verdict.parting.step, verdict.state,
-                        actions[verdict.parting.step - 1], verdict.parting)
-    return Position(under, step, verdict.state, recorded)
+    refused = tuple(p for p in (verdict.parting, *verdict.later) if p is not None)
+    if verdict.stopped is not None and refused:  # it stops at its last refused step
+        last = refused[-1]
+        return Position(under, last.step, verdict.state, actions[last.step - 1], last,
+                        refused[:-1], verdict.assumed)
+    return Position(under, step, verdict.state, recorded, None, refused, verdict.assumed)
 
 
 @dataclass(frozen=True)
@@ -141,6 +145,11 @@ def position_lines(spec: Spec, position: Position, width: int = 100) -> list[str
         p = position.parting
         lines += wrap(f"(the replay stops here: step {p.step}, {who(p.seat)} {p.action}, is "
                       f"refused: {p.rule}: {p.message})", "", width)
+    for p in position.played_on:
+        lines += wrap(f"(step {p.step}, {who(p.seat)} {p.action}, is refused: {p.rule}: "
+                      f"{p.message}; played on as the table played it)", "", width)
+    for a in position.assumed:
+        lines += wrap(f"(assumed: {a.words})", "", width)
     lines.append("")
     for seat in state.order:
         marks = []
@@ -168,8 +177,8 @@ def position_lines(spec: Spec, position: Position, width: int = 100) -> list[str
         played = " ".join(f"{who(s)} {card_name(c)}" for s, c in zip(seats, trick.cards,
                                                                      strict=True))
         lines.append(f"  trick {n}: {played}; won by {who(trick.winner)}")
-    if state.trick:
-        seats = _trick_seats(state.order, state.leader, len(state.trick))
+    if state.trick:  # who played each card: the history's (a card out of turn is not round)
+        seats = [actor for actor, _ in state.history[-len(state.trick):]]
         lines.append(f"  trick {len(state.tricks) + 1} so far: " + " ".join(
             f"{who(s)} {card_name(c)}" for s, c in zip(seats, state.trick, strict=True)))
     if bid is not None and state.tricks:

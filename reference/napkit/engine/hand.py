@@ -52,7 +52,7 @@ from napkit.engine.state import (
 )
 from napkit.errors import IllegalActionError, SetupError
 
-__all__ = ["APPLY", "LEGAL", "HandState", "new_hand", "over_error", "phases"]
+__all__ = ["APPLY", "LEGAL", "HandState", "as_played", "new_hand", "over_error", "phases"]
 
 
 class HandState(HandData):
@@ -242,6 +242,14 @@ def _next(state: HandState) -> HandState:
         state = start(state)
         if state.turn != NOBODY:
             return state
+
+
+def as_played(state: HandState, seat: int, card: int) -> HandState:
+    """``seat``'s ``card`` as the table played it, whatever the rules of play say of it, and
+    the hand settled after the fifth trick: for replaying irregular hands only
+    (:func:`napkit.engine.phases.play.as_played`)."""
+    after = play.as_played(state, seat, card)
+    return after if after.turn != NOBODY else _next(after)
 
 
 # --- sending each action to its phase ---------------------------------------------------

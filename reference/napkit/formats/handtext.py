@@ -67,7 +67,7 @@ from napkit.engine.cards import (
     with_symbols,
 )
 from napkit.engine.game import Game
-from napkit.engine.hand import HandState, new_hand
+from napkit.engine.hand import HandState, as_played, new_hand
 from napkit.engine.phases.deal import at_table, hand_pack
 from napkit.engine.state import (
     AUCTION,
@@ -332,12 +332,15 @@ class TypedHand:
     end: tuple[int, int]  # where the hand ends: the next hand's start, or the text's end
     problem: HandTextError | None = None  # why its lines cannot be read, if they cannot
 
-    def record(self) -> dict[str, Any]:
+    def record(self, irregular: bool = False) -> dict[str, Any]:
         """The hand's ``napkit-hand/1`` record, its steps replayed through the engine;
-        :class:`HandTextError` at its first problem."""
+        :class:`HandTextError` at its first problem. With ``irregular``, a card its own
+        ruleset refuses (a revoke, a card out of turn, a wrong first lead) is read as the
+        table played it, and the hand goes on (for ``napkit replay`` and ``explain``, which
+        say what each ruleset makes of it; ``napkit validate`` refuses it)."""
         if self.problem is not None:
             raise self.problem
-        return _Reader(list(self.entries), self.source, self.end).read()
+        return _Reader(list(self.entries), self.source, self.end, irregular).read()
 
 
 def typed_hands(text: str | Iterable[str], source: str) -> Iterator[TypedHand | HandTextError]:
@@ -399,10 +402,13 @@ def typed_hands(text: str | Iterable[str], source: str) -> Iterator[TypedHand | 
 class _Reader:
     """Reads the entries of one hand into its record, replaying each step."""
 
-    def __init__(self, entries: list[_Entry], source: str, end: tuple[int, int]) -> None:
+    def __init__(self, entries: list[_Entry], source: str, end: tuple[int, int],
+                 irregular: bool = False) -> None:
         self.entries = entries
         self.source = source
         self.end = end  # where the text ends (for what is missing at the end)
+        self.irregular = irregular  # cards the rules refuse are read as played (TypedHand)
+        self.played_on = False  # a card was read as played: so is every card after it
 
     def error(self, at: _Word | _Entry | tuple[int, int], message: str,
               rule: str | None = None) -> HandTextError:
@@ -693,6 +699,25 @@ class _Reader:
         return (f"the {now} is not finished: {who} is still to {to_do} (write it after "
                 f"'{now}:', before '{section}:')")
 
+    def played(self, state: HandState, seat: int | None, action: Action) -> HandState:
+        """The hand after ``seat``'s ``action``; the :class:`~napkit.errors.RuleError` it
+        breaks if it breaks one. Read ``irregular``, a card the rules refuse (a revoke, a
+        card out of turn, a wrong first lead) is taken as the table played it
+        (:func:`napkit.engine.hand.as_played`), and so is every card after it: a trick it
+        is in is not the rules' round."""
+        if self.irregular and isinstance(action, Play) and seat is not None and (
+                state.phase == PLAY):
+            if self.played_on:
+                return as_played(state, seat, action.card)
+            refused = turn_refusal(state.turn, seat) or state.refusal(action)
+            if refused is not None:
+                self.played_on = True
+                return as_played(state, seat, action.card)
+        refused = turn_refusal(state.turn, seat)
+        if refused is not None:
+            raise refused
+        return state.apply(action)
+
     def step(self, state: HandState, section: str, words: list[_Word],
              steps: list[dict[str, Any]]) -> HandState:
         start = words[0]
@@ -726,12 +751,9 @@ class _Reader:
             raise self.error(start, unfinished)
         if state.is_over():
             raise self.error(start, "the hand is over: this step is one too many", "NAP-1.3.3")
-        refused = turn_refusal(state.turn, seat)
-        if refused is not None:
-            raise self.error(start, refused.message, refused.rule)
         phase = state.phase
         try:
-            after = state.apply(action)
+            after = self.played(state, seat, action)
         except RuleError as exc:
             raise self.error(start, exc.message, exc.rule) from None
         if phase not in SECTIONS[section]:
@@ -783,8 +805,10 @@ def loads(text: str, source: str = "<text>") -> list[dict[str, Any]]:
     return records
 
 
-def read_hand_text(text: str, source: str = "<text>") -> dict[str, Any]:
-    """The record of the one hand a text writes (:func:`loads`; more than one is an error)."""
+def read_hand_text(text: str, source: str = "<text>", *,
+                   irregular: bool = False) -> dict[str, Any]:
+    """The record of the one hand a text writes (:func:`loads`; more than one is an error);
+    ``irregular``: cards the rules refuse read as played (:meth:`TypedHand.record`)."""
     record: dict[str, Any] | None = None
     for hand in typed_hands(text, source):
         if isinstance(hand, HandTextError):
@@ -792,7 +816,7 @@ def read_hand_text(text: str, source: str = "<text>") -> dict[str, Any]:
         if record is not None:  # the second is not read: one is expected
             raise HandTextError(source, hand.line, hand.column,
                                 "a second hand: one hand is expected here")
-        record = hand.record()
+        record = hand.record(irregular)
     assert record is not None  # typed_hands gives a hand or an error
     return record
 
@@ -1029,14 +1053,16 @@ def hand_items(text: str | Iterable[str], source: str) -> Iterator[
         yield hand.where, record
 
 
-def read_hand_file(path: str | Path, *, check: bool = True) -> dict[str, Any]:
+def read_hand_file(path: str | Path, *, check: bool = True,
+                   irregular: bool = False) -> dict[str, Any]:
     """The ``napkit-hand/1`` record of the one hand a file holds, in the hand notation or as
     JSON (:func:`is_notation` tells which); ``-`` is not read here.
 
     Raises :class:`HandFileError`: a file that cannot be read, JSON that is not a hand record
     (by JSON path), or notation that is not a hand (:class:`HandTextError`, by line and
     column). A JSON record is checked against its schema and, with ``check``, replayed by the
-    rules (notation always is: its outcome is worked out by replay).
+    rules (notation always is: its outcome is worked out by replay; with ``irregular``, cards
+    the rules refuse are read as played, :meth:`TypedHand.record`).
     """
     source = str(path)
     try:
@@ -1050,7 +1076,7 @@ def read_hand_file(path: str | Path, *, check: bool = True) -> dict[str, Any]:
         raise HandFileError(source, "$", f"the file is over {MAX_HAND:,} characters long: a "
                                          f"file of one hand is at most that ({LIMITS})")
     if is_notation(source, text):
-        return read_hand_text(text, source)
+        return read_hand_text(text, source, irregular=irregular)
     try:
         record = read_json(text)
     except ReadError as exc:

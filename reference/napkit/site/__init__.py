@@ -14,7 +14,9 @@ It needs the ``docs`` extra (Sphinx, MyST, furo); nothing else in napkit imports
 
 Each ruleset's printable rules sheet (:mod:`napkit.handbook.sheet`) is written into the built site
 as ``sheets/RULESET.html`` when the build ends, and linked from the ruleset's page; so is the
-example of ``napkit report site`` (:mod:`napkit.site.reportexample`), as ``report-example/``.
+example of ``napkit report site`` (:mod:`napkit.site.reportexample`), as ``report-example/``;
+and every hand the site shows as a hand viewer's page (:mod:`napkit.site.viewers`), as
+``hands/NAME.html``.
 
 Pages that need a file of their own (one per ruleset, one per ruleset's cases) are written as
 small stubs under ``docs/rulesets/`` and ``docs/cases/`` when the build starts (those folders
@@ -36,6 +38,7 @@ from napkit.site import nodes, pages
 from napkit.site.data import SiteData
 from napkit.site.disagreements import DisagreementsDirective
 from napkit.site.reportexample import write_report_example
+from napkit.site.viewers import PENDING, PlaythroughsDirective, write_viewers
 
 __all__ = ["setup"]
 
@@ -140,6 +143,7 @@ def write_sheets(app: Sphinx, exception: Exception | None) -> None:
 def start(app: Sphinx) -> None:
     """Event ``builder-inited``: no failure yet; write the generated pages' stubs."""
     pages.FAILURES.clear()
+    PENDING.clear()  # every page showing a hand is read again, and notes it again
     write_stubs(app)
 
 
@@ -153,6 +157,8 @@ def finish(app: Sphinx, exception: Exception | None) -> None:
         return
     copy_cases(app, exception)
     write_sheets(app, exception)
+    if exception is None and app.builder.format == "html":
+        write_viewers(app, pages.current().spec)
     if exception is None and app.builder.format == "html":  # docs/report-example.md links it
         try:
             write_report_example(Path(app.outdir))
@@ -172,6 +178,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_directive("napkit-cases-index", pages.CasesIndexDirective)
     app.add_directive("napkit-hand", pages.HandDirective)
     app.add_directive("napkit-disagreements", DisagreementsDirective)
+    app.add_directive("napkit-playthroughs", PlaythroughsDirective)
     app.add_role("rule", pages.rule_role)
     app.add_role("decision", pages.rule_role)
     app.connect("builder-inited", start)

@@ -21,11 +21,12 @@ from napkit.dispute.disagreements import (
     source_games,
 )
 from napkit.dispute.replay import Verdict, dealt
-from napkit.dispute.report import who
+from napkit.dispute.report import ROWS, column, who
 from napkit.engine.cards import cards_of, parse_card
 from napkit.formats.values import action_from_json
 from napkit.site.nodes import Cell, Inline, code, link, para, section, table, text
 from napkit.site.pages import citations, current, rule_link, ruleset_doc, source_link
+from napkit.site.viewers import viewer_link
 from napkit.spec.catalog import Spec
 from napkit.spec.render import card_text, hand_text
 
@@ -65,8 +66,7 @@ def _verdict_cells(verdict: Verdict, seats: Sequence[int]) -> list[Cell]:
         if n:
             ruled.append(text(", "))
         ruled.append(link(rule, "lawbook", rule))
-    return [what, ruled, *(f"+{result.net[s]}" if result.net[s] > 0 else str(result.net[s])
-                           for s in seats)]
+    return [what, ruled, *column(verdict, seats)[len(ROWS):]]  # the nets as replay's table
 
 
 def _hand(point: Point) -> list[nodes.Node]:
@@ -146,6 +146,9 @@ class DisagreementsDirective(SphinxDirective):
             part += table(["game", "source", "its answer", "where the source says it"], rows)
             if point.hand is not None:
                 part.extend(_hand(point))
+                part += viewer_link(self.env.docname, f"disagree-{rule.id}", point.hand,
+                                    f"{rule.id} {rule.title}: a worked hand", point.verdicts,
+                                    point.same)
             elif rule.chapter_id in MATCH_CHAPTERS or rule.id in NOT_IN_A_HAND:
                 part += para("No worked hand: this rule does not show in the play of one "
                              "hand (it is about the table, the match or the players' conduct).")

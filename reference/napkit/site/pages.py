@@ -36,6 +36,7 @@ from napkit.site.nodes import (
     table,
     text,
 )
+from napkit.site.viewers import viewer_link
 from napkit.spec.catalog import Spec
 from napkit.spec.decisions import Decision
 from napkit.spec.lawbook import Rule
@@ -225,6 +226,9 @@ class LawBookDirective(SphinxDirective):
         if rule.house:
             facts.append([text("origin: "), strong("house"), text(f" ({HOUSE_ORIGIN})")])
         node += para(*joined(facts, " · "), classes=["napkit-facts"])
+        if rule.asked:  # players' questions, in their words (napkit rules search reads them)
+            node += para(emphasis("Players ask: "), text(" · ".join(rule.asked)),
+                         classes=["napkit-asked"])
         if rule.refusals:
             # The acts refused under this rule (NAP-1.3): each tagged breach-ID in the suite.
             node += para(strong("Refused under this rule:"), classes=["napkit-refusals"])
@@ -571,6 +575,17 @@ class DecisionsDirective(SphinxDirective):
                  "default" if name == decision.default else ""]
                 for name, meaning in decision.alternatives.items()]
         node += table(["alternative", "reading", ""], rows, widths=[2, 8, 1])
+        if decision.table_options:  # ways a table may agree on, which napkit does not play
+            node += para(strong("At the table. "), text("napkit plays the default above; a "
+                                                        "table may agree on one of these instead "
+                                                        "before play:"))
+            node += table(["table option", "what it does"],
+                          [[[code(name)], linked_text(" ".join(meaning.split()), spec)]
+                           for name, meaning in decision.table_options.items()],
+                          widths=[2, 9])
+        if decision.asked:
+            node += para(emphasis("Players ask: "), text(" · ".join(decision.asked)),
+                         classes=["napkit-asked"])
         node += para(strong("Why. "), *linked_text(" ".join(decision.why.split()), spec))
         return node
 
@@ -807,7 +822,10 @@ class HandDirective(SphinxDirective):
         if hand.widow:
             rows.append(["widow", "", [code(card_text(parse_card(hand.widow), symbols=True))], ""])
         out.append(para(strong("The deal")))
-        out.append(table(["seat", "", "cards dealt", "won or lost"], rows, widths=[2, 3, 6, 2]))
+        out += [table(["seat", "", "cards dealt", "won or lost"], rows, widths=[2, 3, 6, 2]),
+                viewer_link(self.env.docname, "-".join((record["ruleset"], str(
+                    self.options["players"]), str(self.options["seed"]))), record,
+                    f"A worked example: {hand.command}")]
 
         before: list[list[Inline]] = []
         for actor, action in hand.steps:

@@ -188,3 +188,73 @@ def _words(mask: int) -> str:
     if not cards:
         return "none of them"
     return cards[0] if len(cards) == 1 else ", ".join(cards[:-1]) + " and " + cards[-1]
+
+
+def as_played(state: H, seat: int, card: int) -> H:
+    """Implements: NAP-8.2.1, NAP-8.3.1 (for a hand that broke NAP-8.1 and NAP-1.3.1).
+
+    The card as the table played it: for replaying irregular hands only (a dispute over a hand
+    already played, :mod:`napkit.dispute.replay`), never in play, which goes through
+    :func:`apply_play`. ``seat`` plays ``card`` whatever following suit, the first lead or
+    the turn say of it (a revoke, a card out of turn, a wrong first lead). The trick is
+    complete when every seat in it has played once, and is won by the usual rule
+    (:func:`winning_card`); its winner leads the next, and the first to play to a trick is its
+    leader. The turn stays where the rules put it: the first seat round from the leader that
+    has not played to the trick. A finished trick's cards are kept in the order of the seats
+    from its leader, as every trick's are, so that they read by seat; the order they were
+    played in is the history's. The winner does not depend on that order (the suit led is the
+    leader's card).
+
+    Raises :class:`~napkit.errors.IllegalActionError` where the table's play cannot be
+    followed: a card the seat does not hold (NAP-1.3.2), a seat playing twice to a trick.
+    """
+    if state.phase != PLAY or state.turn == NOBODY:
+        raise IllegalActionError("NAP-8.3.1", "no card is played now: it is not the play")
+    if not (0 <= seat < len(state.hands) and state.ring[seat] >= 0 and 0 <= card < 52):
+        raise IllegalActionError("NAP-1.3.1", f"seat {seat} is not in this hand")
+    missing = not_held(state.hands[seat], 1 << card, seat)
+    if missing is not None:
+        raise missing
+    trick = state.trick
+    played = _trick_seats(state)
+    if seat in played:
+        raise IllegalActionError("NAP-8.3.1", f"seat {seat} has played to this trick already")
+    held = list(state.hands)
+    held[seat] ^= 1 << card
+    trumps = fixed_by_lead(card) if state.trumps < 0 else state.trumps
+    leader = state.leader if trick else seat
+    trick += (card,)
+    played += (seat,)
+    log = (state.log, (seat, Play(card)))
+    round_from = _round(state.ring, leader)
+    if len(trick) < len(round_from):
+        turn = next(s for s in round_from if s not in played)
+        return replace(state, hands=tuple(held), trumps=trumps, leader=leader, trick=trick,
+                       turn=turn, log=log)
+    by_seat = dict(zip(played, trick, strict=True))
+    cards = tuple(by_seat[s] for s in round_from)
+    winner = round_from[winning_card(cards, trumps)]
+    tricks = (*state.tricks, Trick(leader, winner, cards))
+    return replace(state, hands=tuple(held), trumps=trumps, leader=winner, trick=(),
+                   tricks=tricks, won=state.won + (winner == state.declarer),
+                   turn=winner if len(tricks) < 5 else NOBODY, log=log)
+
+
+def _round(ring: tuple[int, ...], leader: int) -> tuple[int, ...]:
+    """The seats in the hand, round the table from ``leader``."""
+    seats = [leader]
+    while (nxt := ring[seats[-1]]) != leader:
+        seats.append(nxt)
+    return tuple(seats)
+
+
+def _trick_seats(state: HandData) -> tuple[int, ...]:
+    """Who played the cards of the trick so far, in the order played (the last plays of the
+    history: nothing but plays happens during a trick)."""
+    seats: list[int] = []
+    node = state.log
+    for _ in state.trick:
+        assert node  # a card of the trick was played: the log holds it
+        node, (actor, _) = node
+        seats.append(actor)
+    return tuple(reversed(seats))
