@@ -178,6 +178,24 @@ def test_rules_prints_a_house_file_s_title_escaped(tmp_path: Path, action: str) 
     assert_clean(output)
 
 
+@pytest.mark.parametrize("flags", [[], ["--long"]], ids=["short", "long"])
+def test_replay_prints_a_house_file_s_title_escaped_and_cut(tmp_path: Path,
+                                                             flags: list[str]) -> None:
+    # The verdicts' headings printed a house game's title as it was: escape codes reached the
+    # terminal, and a title of 200 characters ran on (found in issue 30's review).
+    house = json.loads(HOUSE.read_text())
+    house["title"] = "My game" + EVIL + "y" * 140  # 197 characters: at most 200 are allowed
+    path = tmp_path / "house.json"
+    path.write_text(json.dumps(house), encoding="utf-8")
+    hand = REPOSITORY / "tests" / "fixtures" / "handtext" / "irregular" / "revoke.nap"
+    status, output = napkit("replay", str(hand), "--under", str(path), "--under", "classic",
+                            *flags)
+    assert status == 1  # the revoke: legal under neither
+    assert_clean(output)
+    heading = next(line for line in output.split("\n") if line.startswith("two-no-"))
+    assert heading.endswith("…)") and "y" * 100 not in heading
+
+
 # --- what a person types, quoted back: escaped, and a megabyte of it shortened ----------------
 LONG = "x" * 9000
 

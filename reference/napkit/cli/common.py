@@ -33,7 +33,12 @@ class Parser(argparse.ArgumentParser):
 
 
 def print_lines(lines: list[str]) -> None:
-    print("\n".join(lines))
+    """Print ``lines`` for a person, each escaped for the terminal (:func:`printable`): the
+    last guard for a string from outside (a house file's title, a program's reason) that a
+    command put in its lines as it was."""
+    from napkit.output.tables import printable
+
+    print("\n".join(printable(part) for line in lines for part in line.split("\n")))
     sys.stdout.flush()  # a closed pipe shows up here, inside main, not at interpreter exit
 
 

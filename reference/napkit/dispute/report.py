@@ -15,7 +15,7 @@ from napkit.dispute.replay import Parting, Verdict
 from napkit.engine.cards import SUIT_NAMES, card_name
 from napkit.engine.hand import HandState
 from napkit.engine.state import NO_TRUMPS, POOL
-from napkit.output.tables import printable
+from napkit.output.tables import cut, printable
 from napkit.output.tables import table as output_table
 from napkit.output.tables import width as text_width
 from napkit.spec.catalog import Spec
@@ -193,12 +193,23 @@ def cited_rules(spec: Spec, verdict: Verdict) -> list[str]:
     return sorted(rules, key=spec.lawbook.order)
 
 
+def heading(verdict: Verdict) -> str:
+    """A verdict's heading: ``pagat (Nap (pagat.com, standard game))``. A house file's title
+    comes from outside: escaped for the terminal and cut when long."""
+    title = cut(printable(verdict.target.ruleset.title), TITLE_COLUMNS)
+    return f"{verdict.target.label} ({title})"
+
+
+#: The columns a ruleset's title takes at most in a heading (a house file's may hold 200).
+TITLE_COLUMNS = 80
+
+
 def details(spec: Spec, verdict: Verdict, width: int = 100,
             shown: Shown | None = None) -> list[str]:
     """One ruleset's verdict in words (:func:`verdict_words`), each rule it names with its
     text and its source's lines (``napkit replay --long``). With ``shown`` (one for the whole
     output), each rule text and quotation is printed once."""
-    lines = [f"{verdict.target.label} ({verdict.target.ruleset.title})"]
+    lines = [heading(verdict)]
     for words in verdict_words(verdict):
         lines += wrap(words, "  ", width)
     for rule in cited_rules(spec, verdict):
@@ -215,7 +226,7 @@ def short(spec: Spec, verdicts: Sequence[Verdict], width: int = 100) -> list[str
     named: list[str] = []
     for verdict in verdicts:
         ruleset = verdict.target.ruleset
-        lines += [*([""] if lines else []), f"{verdict.target.label} ({ruleset.title})"]
+        lines += [*([""] if lines else []), heading(verdict)]
         for words in verdict_words(verdict):
             lines += wrap(words, "  ", width)
         cites = []
