@@ -12,6 +12,14 @@ Nap" read as a look, "call Blücher" read as naming trumps, ...), not the questi
 A first hit is right when it is the expected rule, one of ``also``, or a decision whose ``rule``
 is one of those: a decision is the answer on its rule where the sources are silent or disagree
 (DEC-107, what a revoke costs, is on NAP-8.1.1), so it answers a question about that rule.
+
+A second set, ``tests/fixtures/questions/holdout2.toml``, was also written blind (by another
+writer, from the sources and a plain list of the rules' ids, titles and texts), counted the same
+way: 18 of 40 before issue 30's search work, 29 of 40 after the first round of tuning, measured
+before the second round saw it; that round fixed the general causes of its misses (an irregular
+verb read as a typo, "went" as "want"; a compound's words read apart, "knocked out" as *out*;
+"not his turn" not read as out of turn; "higher than" not read as a rank; ...), and its score
+is held here.
 """
 
 from __future__ import annotations
@@ -24,13 +32,16 @@ from napkit.handbook.search import search, terms
 from napkit.spec.catalog import default_spec
 
 PLAYERS = Path(__file__).resolve().parent / "fixtures" / "questions" / "players.toml"
+HOLDOUT2 = PLAYERS.with_name("holdout2.toml")
 #: The least share of the 40 with a right answer first that issue 30 asks for (38 when this
 #: test was written).
 PLAYERS_SCORE = 35
+#: The second blind set's score after the second round of tuning (29 before it).
+HOLDOUT2_SCORE = 37
 
 
-def players_questions() -> list[dict[str, Any]]:
-    with PLAYERS.open("rb") as handle:
+def players_questions(path: Path = PLAYERS) -> list[dict[str, Any]]:
+    with path.open("rb") as handle:
         found = tomllib.load(handle)["question"]
     assert isinstance(found, list)
     return found
@@ -65,6 +76,20 @@ def test_at_least_35_of_the_players_questions_find_their_rule_first() -> None:
         if not right:
             missed.append(f"{q['text']!r}: wanted {q['rule']}, got {found}")
     assert len(players_questions()) - len(missed) >= PLAYERS_SCORE, "\n".join(missed)
+
+
+def test_the_second_blind_set_keeps_its_score() -> None:
+    spec = default_spec()
+    questions = players_questions(HOLDOUT2)
+    assert len(questions) == 40
+    missed = []
+    for q in questions:
+        for wanted in (q["rule"], *q.get("also", ())):
+            assert spec.lawbook.get(wanted) or spec.register.get(wanted), (q["text"], wanted)
+        right, found = right_first(q)
+        if not right:
+            missed.append(f"{q['text']!r}: wanted {q['rule']}, got {found}")
+    assert len(questions) - len(missed) >= HOLDOUT2_SCORE, "\n".join(missed)
 
 
 def test_a_decision_counts_as_the_answer_on_its_rule() -> None:
@@ -110,3 +135,35 @@ def test_players_words_for_the_match_raising_and_equal_bids() -> None:
     assert terms("comes back round")[0] == terms("increase")[0]
     assert terms("the same as") == terms("equal")
     assert terms("yet") == terms("already") == terms("earlier")
+
+
+# The general causes of the second blind set's misses.
+def test_an_irregular_verb_is_a_word_not_a_typo() -> None:
+    # "went" was read as "want", "came" as "game": words in none of the entries, near another
+    assert terms("nap went down") == terms("nap go down")
+    assert "game" not in terms("who came first")
+
+
+def test_a_word_written_apart_is_read_as_that_word_alone() -> None:
+    # "Knocked out" was *knockout* and *out*: "how much does a nap pay out" found the knockout
+    assert terms("knocked out") == terms("knockout")
+    assert terms("pay out") == terms("payout") == terms("pay")
+    assert terms("peep nap") == terms("peepnap")
+
+
+def test_a_mate_is_another_player_not_a_partner() -> None:
+    assert terms("my mate") == terms("a guy") == terms("a player")
+    assert terms("teammate") == terms("partner") != terms("mate")
+
+
+def test_not_their_turn_is_out_of_turn_whoever_it_is() -> None:
+    out = terms("out of turn")
+    assert out[0] in terms("it wasn't his turn") and out[0] in terms("not my go")
+    assert out[0] in terms("bid before it got round to her") and out[0] in terms("too early")
+
+
+def test_higher_than_asks_a_rank_a_max_the_largest_after_the_first_later() -> None:
+    assert terms("rank")[0] in terms("is misery higher than four")
+    assert terms("max")[0] == terms("largest")[0]
+    assert terms("later")[0] in terms("after the first trick")
+    assert terms("who gets the pot") == terms("who wins the pot")
