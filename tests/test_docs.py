@@ -381,7 +381,7 @@ def test_the_dispute_guide_shows_what_its_commands_print(tmp_path: Path) -> None
                 assert part in run.stdout, (command, part, run.stdout)
             ran.append(" ".join(command[:3]))
     assert {"napkit replay hand.nap", "napkit explain hand.nap", "napkit replay revoke.nap",
-            "napkit replay classic-nap.nap"} <= set(ran)
+            "napkit replay classic-nap.nap", "napkit replay wellington.nap"} <= set(ran)
     compared = napkit("rules", "compare", "classic", "napoleon", cwd=tmp_path)
     assert "  bids[three].win.each\n    classic : 3\n    napoleon: 1\n" in compared.stdout
     assert "  bids[three].win.each\n    classic : 3\n    napoleon: 1\n" in guide

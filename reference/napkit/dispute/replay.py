@@ -12,9 +12,12 @@ itself is step 0).
 
 A refused step does not end the replay: a card the rules refuse (a revoke, a card out of turn,
 a wrong first lead) is played on as the table played it (:func:`napkit.engine.hand.as_played`:
-the usual winning rule, the hand settled by the engine), every further refused step noted
-(:attr:`Verdict.later`). Where going on is impossible (a bid the ruleset has not got, a card
-the seat does not hold), the verdict says why it stops (:attr:`Verdict.stopped`).
+the usual winning rule, the hand settled by the engine), and so is a bid or pass the auction
+refuses (a Wellington though nobody bid Nap, a bid that does not outrank the last, a call out
+of turn or after passing: :func:`napkit.engine.hand.as_bid`, the bid then the highest so far),
+every further refused step noted (:attr:`Verdict.later`). Where going on is impossible (a bid
+the ruleset has not got, a card the seat does not hold), the verdict says why it stops
+(:attr:`Verdict.stopped`).
 
 Where the target needs a step the hand lacks (a purchase, the widow taken or left, a discard,
 trumps named), it is filled, and the verdict says so (:attr:`Verdict.assumed`): by a step the
@@ -59,14 +62,15 @@ from napkit.engine.actions import (
     Discard,
     LeaveWidow,
     NameTrumps,
+    Pass,
     Play,
     TakeWidow,
 )
 from napkit.engine.cards import SUIT_NAMES, cards_of, parse_card, suit_of
 from napkit.engine.game import Game
-from napkit.engine.hand import HandState, as_played
+from napkit.engine.hand import HandState, as_bid, as_played
 from napkit.engine.rules import BidRule
-from napkit.engine.state import DISCARD, EXCHANGE, NAMING, PLAY, PURCHASE, Phase
+from napkit.engine.state import AUCTION, DISCARD, EXCHANGE, NAMING, PLAY, PURCHASE, Phase
 from napkit.errors import RuleError, SetupError, SpecError
 from napkit.formats.notation import parse_action
 from napkit.formats.values import FormatError, action_from_json
@@ -285,7 +289,7 @@ def replay_under(record: Mapping[str, Any], under: Target, same: str = "hands", 
         state, stopped = _played_on(state, seat, action, refusal)
         if stopped is not None:
             break
-        irregular = True
+        irregular = irregular or isinstance(action, Play)
     return Verdict(under, len(steps), parting=refused[0] if refused else None, state=state,
                    readings=tuple(readings), later=tuple(refused[1:]),
                    assumed=tuple(assumed), stopped=stopped)
@@ -293,16 +297,21 @@ def replay_under(record: Mapping[str, Any], under: Target, same: str = "hands", 
 
 def _played_on(state: HandState, seat: int | None, action: Action,
                refusal: RuleError | None) -> tuple[HandState, str | None]:
-    """The hand after a card played as the table played it (``refusal``: why the rules refuse
-    it, if they do), or the hand as it was and why it cannot go on."""
+    """The hand after a card played, or a bid or pass made, as the table made it
+    (``refusal``: why the rules refuse it, if they do), or the hand as it was and why it
+    cannot go on."""
     if state.is_over():
         return state, "the hand is over here: the steps after it have no place in it"
-    if not isinstance(action, Play) or seat is None or state.phase != PLAY:
+    card = isinstance(action, Play) and state.phase == PLAY
+    call = isinstance(action, Bid | Pass) and state.phase == AUCTION
+    if seat is None or not (card or call):
         rule = f" ({refusal.rule})" if refusal is not None else ""
-        return state, (f"cannot play on: only cards are played on as the table played them, "
-                       f"and this is a step of the {state.phase_name}{rule}")
+        return state, (f"cannot play on: only cards, bids and passes are played on as the "
+                       f"table made them, and this is a step of the {state.phase_name}{rule}")
     try:
-        return as_played(state, seat, action.card), None
+        if isinstance(action, Play):
+            return as_played(state, seat, action.card), None
+        return as_bid(state, seat, action), None
     except RuleError as exc:
         return state, f"cannot play on: {exc.message} ({exc.rule})"
 

@@ -52,7 +52,8 @@ from napkit.engine.state import (
 )
 from napkit.errors import IllegalActionError, SetupError
 
-__all__ = ["APPLY", "LEGAL", "HandState", "as_played", "new_hand", "over_error", "phases"]
+__all__ = ["APPLY", "LEGAL", "HandState", "as_bid", "as_played", "new_hand", "over_error",
+           "phases"]
 
 
 class HandState(HandData):
@@ -249,6 +250,14 @@ def as_played(state: HandState, seat: int, card: int) -> HandState:
     the hand settled after the fifth trick: for replaying irregular hands only
     (:func:`napkit.engine.phases.play.as_played`)."""
     after = play.as_played(state, seat, card)
+    return after if after.turn != NOBODY else _next(after)
+
+
+def as_bid(state: HandState, seat: int, action: Action) -> HandState:
+    """``seat``'s bid or pass as the table made it, whatever the rules of the auction say of
+    it, and the next phase started as usual when the auction ends: for replaying irregular
+    hands only (:func:`napkit.engine.phases.auction.as_bid`)."""
+    after = auction.as_bid(state, seat, action)
     return after if after.turn != NOBODY else _next(after)
 
 

@@ -49,9 +49,11 @@ from typing import Any
 from napkit.engine.acting import turn_refusal
 from napkit.engine.actions import (
     Action,
+    Bid,
     Deal,
     LeaveWidow,
     NameTrumps,
+    Pass,
     Play,
     Reshuffle,
     TakeWidow,
@@ -67,7 +69,7 @@ from napkit.engine.cards import (
     with_symbols,
 )
 from napkit.engine.game import Game
-from napkit.engine.hand import HandState, as_played, new_hand
+from napkit.engine.hand import HandState, as_bid, as_played, new_hand
 from napkit.engine.phases.deal import at_table, hand_pack
 from napkit.engine.state import (
     AUCTION,
@@ -704,7 +706,9 @@ class _Reader:
         breaks if it breaks one. Read ``irregular``, a card the rules refuse (a revoke, a
         card out of turn, a wrong first lead) is taken as the table played it
         (:func:`napkit.engine.hand.as_played`), and so is every card after it: a trick it
-        is in is not the rules' round."""
+        is in is not the rules' round. So is a bid or pass the auction refuses (a bid that
+        does not outrank the last or lacks the bid it needs, a call out of turn:
+        :func:`napkit.engine.hand.as_bid`); the calls after it are the rules' again."""
         if self.irregular and isinstance(action, Play) and seat is not None and (
                 state.phase == PLAY):
             if self.played_on:
@@ -713,6 +717,10 @@ class _Reader:
             if refused is not None:
                 self.played_on = True
                 return as_played(state, seat, action.card)
+        if self.irregular and isinstance(action, Bid | Pass) and seat is not None and (
+                state.phase == AUCTION) and (
+                turn_refusal(state.turn, seat) or state.refusal(action)) is not None:
+            return as_bid(state, seat, action)
         refused = turn_refusal(state.turn, seat)
         if refused is not None:
             raise refused

@@ -176,22 +176,80 @@ def apply_call(state: H, action: Action) -> H:
         if bid is None or index <= high or not _requirements_met(bid, made) or (
                 bid.widow == "with" and bids_blind(state)):
             raise _refuse_bid(state, cast(Bid, action))
-        high, high_seat, made = index, seat, made | 1 << index
-        if rnd == 1:
-            bidders |= 1 << seat
-        if state.game.rules.auction.rounds == "reopening":
-            passed = 0  # who has passed since the last bid (NAP-5.1.2)
+        called = _bid_made(state, seat, index, state.auction)
     elif kind is Pass or isinstance(action, Pass):
         if high < 0 and state.game.rules.auction.dealer_must_bid and dealer_stuck(state):
             raise IllegalActionError(
                 "NAP-5.3.3", f"seat {seat} may not pass: nobody has bid and every other player "
                              "has passed, so the dealer (the last to speak) must bid")
-        passed |= 1 << seat
+        called = (queue, high, high_seat, passed | 1 << seat, bidders, made, rnd)
     else:
         raise IllegalActionError("NAP-5.2.1",
                                  f"seat {seat} is to pass or bid in the auction, not to {action}")
-    return _advance(state, (state.log, (seat, action)),
-                    (queue, high, high_seat, passed, bidders, made, rnd), seat)
+    return _advance(state, (state.log, (seat, action)), called, seat)
+
+
+def _bid_made(state: HandData, seat: int, index: int, auction: Fields) -> Fields:
+    """Implements: NAP-5.1.2.
+
+    The auction once ``seat`` has bid the bid at ``index``: it is the highest bid so far, and
+    ``seat`` its bidder; in the first round, ``seat`` is one of those who bid (a raising round
+    asks them); in an auction that reopens, nobody has passed since it."""
+    queue, _, _, passed, bidders, made, rnd = auction
+    if rnd == 1:
+        bidders |= 1 << seat
+    if state.game.rules.auction.rounds == "reopening":
+        passed = 0  # who has passed since the last bid (NAP-5.1.2)
+    return queue, index, seat, passed, bidders, made | 1 << index, rnd
+
+
+def as_bid(state: H, seat: int, action: Action) -> H:
+    """Implements: NAP-5.1.2, NAP-5.3.1 (for a hand that broke NAP-5.2.1, NAP-5.2.4, NAP-5.2.5,
+    NAP-5.3.3 or NAP-1.3.1).
+
+    The bid or pass as the table made it: for replaying irregular hands only (a dispute over
+    a hand already played, :mod:`napkit.dispute.replay`), never in play, which goes through
+    :func:`apply_call`. ``seat`` makes the call whatever the ranking (a bid no higher than
+    the last), an earlier bid's need (Wellington though nobody bid Nap), the widow, a stuck
+    dealer or the turn say of it (a call out of turn, a second call after passing). A bid is
+    then the highest bid so far, however it ranks: the table played it as the contract if
+    nobody bid after it. The turn goes on round the table from ``seat``, as the auction's own
+    rules go (:func:`_advance`: in a round, the seats still to speak in it, taken round from
+    ``seat``; until passes, skipping those who have passed), and the auction ends as they end
+    it (:func:`_end`).
+
+    Raises :class:`~napkit.errors.IllegalActionError` where the table's call cannot be
+    followed: a bid the game has not got (NAP-5.2.2), a seat not in the hand, an action that
+    is not a bid or a pass, or no auction going on.
+    """
+    if state.phase != AUCTION or state.turn == NOBODY:
+        raise IllegalActionError("NAP-5.1.1", "no bid is made now: it is not the auction")
+    if not (0 <= seat < len(state.hands) and state.ring[seat] >= 0):
+        raise IllegalActionError("NAP-1.3.1", f"seat {seat} is not in this hand")
+    queue, high, high_seat, passed, bidders, made, rnd = state.auction
+    if state.game.rules.auction.rounds not in ("until-passes", "reopening"):
+        # A round: the seat that called first, then the others still to speak in it, round
+        # the table from that seat (at its turn, the queue as it was).
+        ring, rest = state.ring, []
+        nxt = ring[seat]
+        while nxt != seat:
+            if nxt in queue:
+                rest.append(nxt)
+            nxt = ring[nxt]
+        queue = (seat, *rest)
+    if isinstance(action, Bid):
+        index = state.game.bid_index.get(action.bid)
+        if index is None:  # short: the auction's own refusal (_refuse_bid) names the bids
+            raise IllegalActionError("NAP-5.2.2", f"the auction cannot go on with "
+                                                  f"{action.bid!r}: this game has no such bid")
+        called = _bid_made(state, seat, index,
+                           (queue, high, high_seat, passed, bidders, made, rnd))
+    elif isinstance(action, Pass):
+        called = (queue, high, high_seat, passed | 1 << seat, bidders, made, rnd)
+    else:
+        raise IllegalActionError(
+            "NAP-5.2.1", f"only a bid or a pass is taken as the table made it, not {action}")
+    return _advance(state, (state.log, (seat, action)), called, seat)
 
 
 Fields = tuple[tuple[int, ...], int, int, int, int, int, int]  # an Auction's, in order
