@@ -24,8 +24,9 @@ DEV = Path(__file__).resolve().parent / "fixtures" / "questions" / "dev.toml"
 #: The share of the development set with a right answer first, as tuned (38 of 47; 17 of 47
 #: before the law book had players' questions and the search typo tolerance; 40 after the
 #: synonyms were widened on the blind players' questions, test_rules_search_players.py; 42
-#: after the second blind set's general causes were fixed).
-DEV_SCORE = 42
+#: after the second blind set's general causes were fixed; 46 after the third round: a game's
+#: name as context, more players' questions in the law book).
+DEV_SCORE = 46
 
 
 def dev_questions() -> list[dict[str, Any]]:

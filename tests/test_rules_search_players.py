@@ -20,6 +20,20 @@ before the second round saw it; that round fixed the general causes of its misse
 verb read as a typo, "went" as "want"; a compound's words read apart, "knocked out" as *out*;
 "not his turn" not read as out of turn; "higher than" not read as a rank; ...), and its score
 is held here.
+
+A third set, ``tests/fixtures/questions/holdout3.toml``, was written blind the same way: 16 of 40
+before issue 30's search work, 26 of 40 after the first round of tuning, 29 of 40 after the
+second, measured before the third round saw it. That round fixed the general causes of its
+misses (a game's name read as the topic, "Peep Nap" pulling the register's "Peep Nap: ..."
+decisions; "this round", "last go" read as the auction's rounds; "beat" not read as a rank;
+"whose deal" not read as the dealer; "chuck one" not read as an exchange) and added players'
+questions to the law book's rules, none copied from the sets; its score is held here.
+
+A fourth set, ``tests/fixtures/questions/holdout4.toml``, written blind the same way while the
+third round was tuned and measured once after it, before anything was tuned on it: 23 of 40
+before issue 30's search work, 29 of 40 after the first round, 35 of 40 after the third. It is
+the measure of the issue's bound on questions the tuning has not seen (35 of 40), and is held
+here as it was measured.
 """
 
 from __future__ import annotations
@@ -28,16 +42,23 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
-from napkit.handbook.search import search, terms
+import pytest
+from napkit.handbook.search import entries, search, terms
 from napkit.spec.catalog import default_spec
 
 PLAYERS = Path(__file__).resolve().parent / "fixtures" / "questions" / "players.toml"
 HOLDOUT2 = PLAYERS.with_name("holdout2.toml")
+HOLDOUT3 = PLAYERS.with_name("holdout3.toml")
+HOLDOUT4 = PLAYERS.with_name("holdout4.toml")
 #: The least share of the 40 with a right answer first that issue 30 asks for (38 when this
 #: test was written).
 PLAYERS_SCORE = 35
 #: The second blind set's score after the second round of tuning (29 before it).
 HOLDOUT2_SCORE = 37
+#: The third blind set's score after the third round of tuning (29 before it).
+HOLDOUT3_SCORE = 34
+#: The fourth blind set's score, measured before any tuning saw it: issue 30's bound.
+HOLDOUT4_SCORE = 35
 
 
 def players_questions(path: Path = PLAYERS) -> list[dict[str, Any]]:
@@ -78,9 +99,12 @@ def test_at_least_35_of_the_players_questions_find_their_rule_first() -> None:
     assert len(players_questions()) - len(missed) >= PLAYERS_SCORE, "\n".join(missed)
 
 
-def test_the_second_blind_set_keeps_its_score() -> None:
+@pytest.mark.parametrize(("path", "score"), [(HOLDOUT2, HOLDOUT2_SCORE),
+                                            (HOLDOUT3, HOLDOUT3_SCORE),
+                                            (HOLDOUT4, HOLDOUT4_SCORE)])
+def test_the_later_blind_sets_keep_their_scores(path: Path, score: int) -> None:
     spec = default_spec()
-    questions = players_questions(HOLDOUT2)
+    questions = players_questions(path)
     assert len(questions) == 40
     missed = []
     for q in questions:
@@ -89,7 +113,7 @@ def test_the_second_blind_set_keeps_its_score() -> None:
         right, found = right_first(q)
         if not right:
             missed.append(f"{q['text']!r}: wanted {q['rule']}, got {found}")
-    assert len(questions) - len(missed) >= HOLDOUT2_SCORE, "\n".join(missed)
+    assert len(questions) - len(missed) >= score, "\n".join(missed)
 
 
 def test_a_decision_counts_as_the_answer_on_its_rule() -> None:
@@ -167,3 +191,28 @@ def test_higher_than_asks_a_rank_a_max_the_largest_after_the_first_later() -> No
     assert terms("max")[0] == terms("largest")[0]
     assert terms("later")[0] in terms("after the first trick")
     assert terms("who gets the pot") == terms("who wins the pot")
+
+
+# The general causes of the third blind set's misses.
+def test_a_games_name_is_context_not_the_topic() -> None:
+    # "Peep Nap" in a question matched the register's titles "Peep Nap: ...": the question
+    # about the number of players found a Peep Nap decision on another topic first
+    spec = default_spec()
+    decision = next(e for e in entries(spec) if e.id == "DEC-023")
+    assert "peepnap" not in terms(decision.fields["title"])
+    assert terms(decision.fields["game"]) == ["peepnap"]
+    assert search(spec, "can 3 of us play peep nap", limit=1)[0].entry.id == "NAP-3.1.1"
+    # a title that is no game's keeps its words
+    revoke = next(e for e in entries(spec) if e.id == "DEC-107")
+    assert "game" not in revoke.fields
+
+
+def test_this_round_and_last_go_are_a_hand_not_a_raise() -> None:
+    assert terms("last go") == terms("this round") == terms("hand")
+    assert terms("raise")[0] not in terms("double stakes this round")
+
+
+def test_beat_is_rank_whose_deal_the_dealer_chuck_one_an_exchange() -> None:
+    assert terms("rank")[0] in terms("does misery beat nap")
+    assert terms("whose deal is it") == terms("dealer")
+    assert terms("exchange")[0] in terms("take the floater and chuck one")
