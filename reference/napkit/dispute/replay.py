@@ -182,6 +182,9 @@ class Verdict:
     later: tuple[Parting, ...] = ()  # further steps refused, each played on
     assumed: tuple[Assumed, ...] = ()  # steps the hand lacks, filled
     stopped: str | None = None  # why the replay could not go on, where it could not
+    # The position just after the deal, then after each step followed (steps filled in it
+    # included): what a hand viewer draws (napkit.dispute.viewer).
+    positions: tuple[HandState, ...] = ()
 
     @property
     def played_on(self) -> bool:
@@ -242,20 +245,16 @@ def replay_under(record: Mapping[str, Any], under: Target, same: str = "hands", 
     own_game, own = dealt(record)
     steps: list[Any] = list(record["actions"])
     assumed: list[Assumed] = []
-    try:
-        game = Game(under.ruleset, record["players"], dict(under.choices))
-        state = _new_hand(game, record)
-        rest = rest_of(own, tuple(_cards(record["deal"])))
-        pack = (pack_for(game, own, rest) if same == "hands" else tuple(_cards(record["deal"])))
-        state = state.apply(Deal(pack))
-    except (SetupError, RuleError) as exc:
-        if not (deal_anyway and same == "hands" and exc.rule == "NAP-2.2.1"):
-            return Verdict(under, len(steps), setup=exc)
-        state, words = dealt_anyway(_new_hand(game, record), own, rest)
-        assumed.append(Assumed(0, "deal", words))
+    dealing = _deal_under(record, own, under, same, deal_anyway)
+    if isinstance(dealing, RuleError):
+        return Verdict(under, len(steps), setup=dealing)
+    game, state, anyway = dealing
+    if anyway is not None:
+        assumed.append(anyway)
     readings: list[str] = []
     refused: list[Parting] = []
     stopped: str | None = None
+    positions = [state]
     irregular = False  # a card was played on: so is every card after it (as_played's trick)
     for number, step in enumerate(steps, start=1):
         try:
@@ -278,6 +277,7 @@ def replay_under(record: Mapping[str, Any], under: Target, same: str = "hands", 
         if refusal is None and not (irregular and isinstance(action, Play)):
             try:
                 state = state.apply(action)
+                positions.append(state)
                 continue
             except RuleError as exc:
                 refusal = exc
@@ -289,10 +289,29 @@ def replay_under(record: Mapping[str, Any], under: Target, same: str = "hands", 
         state, stopped = _played_on(state, seat, action, refusal)
         if stopped is not None:
             break
+        positions.append(state)
         irregular = irregular or isinstance(action, Play)
     return Verdict(under, len(steps), parting=refused[0] if refused else None, state=state,
                    readings=tuple(readings), later=tuple(refused[1:]),
-                   assumed=tuple(assumed), stopped=stopped)
+                   assumed=tuple(assumed), stopped=stopped, positions=tuple(positions))
+
+
+def _deal_under(record: Mapping[str, Any], own: HandState, under: Target, same: str,
+               deal_anyway: bool) -> tuple[Game, HandState, Assumed | None] | RuleError:
+    """The target's game and its hand just after the deal (the module's docstring), with the
+    deal assumed where ``deal_anyway`` deals what its pack has not got; or why it cannot be
+    dealt."""
+    game: Game | None = None
+    rest = rest_of(own, tuple(_cards(record["deal"])))
+    try:
+        game = Game(under.ruleset, record["players"], dict(under.choices))
+        pack = (pack_for(game, own, rest) if same == "hands" else tuple(_cards(record["deal"])))
+        return game, _new_hand(game, record).apply(Deal(pack)), None
+    except (SetupError, RuleError) as exc:
+        if game is None or not (deal_anyway and same == "hands" and exc.rule == "NAP-2.2.1"):
+            return exc
+        state, words = dealt_anyway(_new_hand(game, record), own, rest)
+        return game, state, Assumed(0, "deal", words)
 
 
 def _played_on(state: HandState, seat: int | None, action: Action,

@@ -33,10 +33,9 @@ from typing import Any
 
 from napkit.dispute.replay import Target, Verdict, dealt, replay_under
 from napkit.dispute.report import ROWS, column, who
-from napkit.engine.acting import turn_refusal
 from napkit.engine.actions import Play
 from napkit.engine.cards import card_name, cards_of, rank_of, suit_of
-from napkit.errors import RuleError, UsageError
+from napkit.errors import UsageError
 from napkit.formats.values import action_from_json
 from napkit.output.tables import cut, printable
 from napkit.spec.catalog import Spec
@@ -60,9 +59,7 @@ def verdict_view(verdict: Verdict, seats: Sequence[int]) -> dict[str, Any]:
     lacks one, and what it settles: the contract and result cells and each seat's net as
     ``napkit replay``'s table has them (:func:`napkit.dispute.report.column`)."""
     refused = [verdict.parting] if verdict.parting is not None else []
-    # ``later``, ``assumed`` and ``stopped`` arrive with issue 30's replay of irregular hands
-    # and what-ifs: read through getattr until every Verdict has them.
-    refused += list(getattr(verdict, "later", ()))
+    refused += verdict.later
     cells = column(verdict, seats)
     row = dict(zip(ROWS, cells, strict=False))
     state = verdict.state
@@ -75,12 +72,10 @@ def verdict_view(verdict: Verdict, seats: Sequence[int]) -> dict[str, Any]:
             "rule": verdict.setup.rule, "message": _short(verdict.setup.message, MESSAGE)},
         "refused": [{"step": p.step, "seat": who(p.seat), "action": _short(p.action),
                      "rule": p.rule, "message": _short(p.message, MESSAGE)} for p in refused],
-        "assumed": [{"step": getattr(a, "step", None),
-                     "words": _short(getattr(a, "words", a), MESSAGE)}
-                    for a in getattr(verdict, "assumed", ())],
+        "assumed": [{"step": a.step, "words": _short(a.words, MESSAGE)}
+                    for a in verdict.assumed],
         "readings": [_short(r, MESSAGE) for r in verdict.readings],
-        "stopped": None if getattr(verdict, "stopped", None) is None
-        else _short(getattr(verdict, "stopped", ""), MESSAGE),
+        "stopped": None if verdict.stopped is None else _short(verdict.stopped, MESSAGE),
         "settled": result is not None,
         "contract": row.get("contract", "-"),
         "trumps": row.get("trumps", "-"),  # the suit and how it was fixed, where known
@@ -96,7 +91,7 @@ def _cited(verdict: Verdict) -> list[str]:
     """The rules a verdict cites: its refusals' and its payments'."""
     found = [verdict.setup.rule] if verdict.setup is not None else []
     found += [p.rule for p in ([verdict.parting] if verdict.parting else [])]
-    found += [p.rule for p in getattr(verdict, "later", ())]
+    found += [p.rule for p in verdict.later]
     state = verdict.state
     if state is not None and state.result is not None:
         found += [p.rule for p in state.result.payments]
@@ -140,39 +135,33 @@ class _Step:
     card: str | None  # the card played, for a play
 
 
-def _positions(record: Mapping[str, Any]) -> tuple[list[_Step], list[list[list[str]]],
-                                                    list[str | None]]:
+def _positions(record: Mapping[str, Any], own: Verdict | None
+               ) -> tuple[list[_Step], list[list[list[str]]], list[str | None]]:
     """Each step of the record, each seat's cards after every step (the first just after the
-    deal) and the widow where there is one: as the engine has them while it follows the hand
-    under its own rules; after a step those rules refuse, each card played is taken from its
-    seat's hand as the table played it."""
-    _, state = dealt(record)
+    deal) and the widow where there is one: as the hand's own ruleset has them, played on
+    past a step it refuses as the table played it (``own.positions``); past a step it
+    cannot follow, each card played is taken from its seat's hand as it was."""
+    followed = list(own.positions) if own is not None and own.positions else [dealt(record)[1]]
+    state = followed[0]
     hands = [list(cards_of(mask)) for mask in state.hands]
     positions = [[_names(h) for h in hands]]
     widows = [card_name(state.widow) if state.widow >= 0 else None]
     steps: list[_Step] = []
-    following = True
-    for number, step in enumerate(record["actions"]):
-        action = action_from_json(step["action"], ["actions", number, "action"])
+    for number, step in enumerate(record["actions"], start=1):
+        action = action_from_json(step["action"], ["actions", number - 1, "action"])
         seat = step["seat"]
-        if following:
-            try:
-                refusal = None if not state.is_over() else RuleError("NAP-1.3.3", "over")
-                refusal = refusal or turn_refusal(state.turn, seat)
-                if refusal is not None:
-                    raise refusal
-                state = state.apply(action)
-                hands = [list(cards_of(mask)) for mask in state.hands]
-                widows.append(card_name(state.widow) if state.widow >= 0 else None)
-            except RuleError:
-                following = False
-        if not following and isinstance(action, Play) and seat is not None \
-                and 0 <= seat < len(hands) and action.card in hands[seat]:
-            hands[seat].remove(action.card)
+        if number < len(followed):
+            state = followed[number]
+            hands = [list(cards_of(mask)) for mask in state.hands]
+            widows.append(card_name(state.widow) if state.widow >= 0 else None)
+        else:
+            if isinstance(action, Play) and seat is not None and 0 <= seat < len(hands) \
+                    and action.card in hands[seat]:
+                hands[seat].remove(action.card)
+            widows.append(widows[-1])
         card = card_name(action.card) if isinstance(action, Play) else None
         steps.append(_Step(seat, _short(str(action)), card))
         positions.append([_names(h) for h in hands])
-        widows += widows[-1:] * (len(positions) - len(widows))  # not followed: as it was
     return steps, positions, widows
 
 
@@ -210,9 +199,9 @@ def hand_view(spec: Spec, record: Mapping[str, Any], verdicts: Sequence[Verdict]
               title: str = "") -> dict[str, Any]:
     """The viewer page's data for ``record`` and its ``verdicts`` (the module's docstring).
     ``title`` (a file name, say) is text from outside: shortened."""
-    steps, positions, widows = _positions(record)
-    seats = list(record["seats"])  # as napkit replay's table orders its net rows
     own = _own(spec, record, verdicts)
+    steps, positions, widows = _positions(record, own)
+    seats = list(record["seats"])  # as napkit replay's table orders its net rows
     return {
         "title": _short(title or f"a hand of {record['ruleset']}"),
         "ruleset": record["ruleset"], "players": record["players"],
@@ -237,7 +226,6 @@ def viewer_page(view: Mapping[str, Any], shared: str | None = None, back: str = 
 
     return render("viewer.html", view=view, shared=shared, back=back,
                   title=f"{view['title']}: the hand step by step")
-
 
 
 def write_viewer(path: str, hand: str, spec: Spec, record: Mapping[str, Any],
