@@ -77,7 +77,8 @@ def column(verdict: Verdict, seats: Sequence[int]) -> list[str]:
     dealt = "dealt anyway" if any(a.step == 0 for a in verdict.assumed) else "dealt"
     filled = [a for a in verdict.assumed if a.step > 0]
     assumed = f"{len(filled)} step{'s' if len(filled) != 1 else ''}" if filled else "-"
-    also = " ".join(str(p.step) for p in verdict.later) or "-"
+    later = [str(p.step) for p in verdict.later]  # "step 5", "steps 5 9": refused too
+    also = f"step{'s' if len(later) > 1 else ''} {' '.join(later)}" if later else "-"
     if parting is not None:
         play = f"on past {parting.step}" if verdict.played_on else f"stops at {parting.step}"
         first = [f"{who(parting.seat)} {parting.action}", parting.rule, also]
