@@ -398,6 +398,18 @@ def _synonym_tables() -> tuple[dict[str, str], dict[tuple[str, ...], str],
                    }, compounds
 
 
+@cache
+def _phrases_by_first() -> dict[str, tuple[tuple[tuple[str, ...], str], ...]]:
+    """The synonym table's phrases by their first word, in the table's order: a text's words
+    are each tried against the few phrases that start with them, not against them all (the
+    index reads every rule's text and questions so at every search)."""
+    _, phrases, _ = _synonym_tables()
+    found: dict[str, list[tuple[tuple[str, ...], str]]] = {}
+    for phrase, head in phrases.items():
+        found.setdefault(phrase[0], []).append((phrase, head))
+    return {first: tuple(these) for first, these in found.items()}
+
+
 def terms(text: str) -> list[str]:
     """The search terms of ``text``: stemmed words, synonyms read as their group's term, a
     phrase of the synonym table adding its term (a word written apart, :data:`SYNONYMS`,
@@ -408,14 +420,15 @@ def terms(text: str) -> list[str]:
     >>> terms("can't follow suit in peep nap"), terms("when can I call Blücher")
     (['peepnap', 'unabl', 'revok', 'suit'], ['bid', 'blucher'])
     """
-    words_map, phrases, compounds = _synonym_tables()
+    words_map, _, compounds = _synonym_tables()
+    by_first = _phrases_by_first()
     bid_names = _bid_names()
     plain = _plain_words(text)
     raw = [_phrase_word(w) for w in plain]
     out: list[str] = []
     named: set[int] = set()  # the places of the words of a compound, not read apart
-    for n in range(len(raw)):
-        for phrase, head in phrases.items():
+    for n, word in enumerate(raw):
+        for phrase, head in by_first.get(word, ()):
             if tuple(raw[n:n + len(phrase)]) == phrase:
                 out.append(head)
                 if phrase in compounds:
