@@ -190,9 +190,7 @@ def apply_call(state: H, action: Action) -> H:
 
 
 def _bid_made(state: HandData, seat: int, index: int, auction: Fields) -> Fields:
-    """Implements: NAP-5.1.2.
-
-    The auction once ``seat`` has bid the bid at ``index``: it is the highest bid so far, and
+    """The auction once ``seat`` has bid the bid at ``index``: it is the highest bid so far, and
     ``seat`` its bidder; in the first round, ``seat`` is one of those who bid (a raising round
     asks them); in an auction that reopens, nobody has passed since it."""
     queue, _, _, passed, bidders, made, rnd = auction
@@ -204,10 +202,10 @@ def _bid_made(state: HandData, seat: int, index: int, auction: Fields) -> Fields
 
 
 def as_bid(state: H, seat: int, action: Action) -> H:
-    """Implements: NAP-5.1.2, NAP-5.3.1 (for a hand that broke NAP-5.2.1, NAP-5.2.4, NAP-5.2.5,
-    NAP-5.3.3 or NAP-1.3.1).
-
-    The bid or pass as the table made it: for replaying irregular hands only (a dispute over
+    """The bid or pass as the table made it, for a hand that broke NAP-5.2.1, NAP-5.2.4,
+    NAP-5.2.5, NAP-5.3.3 or NAP-1.3.1: no rule's implementation (each rule is implemented in
+    one place, and this function cites none), but the table's call, for replaying irregular
+    hands only (a dispute over
     a hand already played, :mod:`napkit.dispute.replay`), never in play, which goes through
     :func:`apply_call`. ``seat`` makes the call whatever the ranking (a bid no higher than
     the last), an earlier bid's need (Wellington though nobody bid Nap), the widow, a stuck

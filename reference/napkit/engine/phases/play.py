@@ -191,9 +191,9 @@ def _words(mask: int) -> str:
 
 
 def as_played(state: H, seat: int, card: int) -> H:
-    """Implements: NAP-8.2.1, NAP-8.3.1 (for a hand that broke NAP-8.1 and NAP-1.3.1).
-
-    The card as the table played it: for replaying irregular hands only (a dispute over a hand
+    """The card as the table played it, for a hand that broke NAP-8.1 or NAP-1.3.1: no rule's
+    implementation (each rule is implemented in one place, and this function cites none), but
+    the table's play, for replaying irregular hands only (a dispute over a hand
     already played, :mod:`napkit.dispute.replay`), never in play, which goes through
     :func:`apply_play`. ``seat`` plays ``card`` whatever following suit, the first lead or
     the turn say of it (a revoke, a card out of turn, a wrong first lead). The trick is
