@@ -36,15 +36,20 @@ def read(path: Path) -> dict[str, Any]:
     return read_hand_file(path, check=False, irregular=True)
 
 
+@pytest.mark.parametrize(("name", "where"), [
+    ("revoke.nap", "line 11, column 13: NAP-8.1.1: must follow spades"),
+    ("out-of-turn.nap", "line 12, column 9: NAP-1.3.1: it is seat 2's turn"),
+    ("wellington-without-nap.nap",
+     "line 10, column 23: NAP-5.2.5: Wellington may be bid only after Nap"),
+    ("bid-out-of-turn.nap", "line 10, column 18: NAP-1.3.1: it is seat 2's turn, not seat 3's")])
 def test_validate_refuses_an_irregular_hand_by_line_column_and_rule(
-        capsys: pytest.CaptureFixture[str]) -> None:
-    for path, where in ((REVOKE, "line 11, column 13: NAP-8.1.1: must follow spades"),
-                        (OUT_OF_TURN, "line 12, column 9: NAP-1.3.1: it is seat 2's turn")):
-        with pytest.raises(HandFileError) as refused:
-            read_hand_file(path)
-        assert where in str(refused.value)
-        assert main(["validate", str(path)]) == 1
-        assert where in capsys.readouterr().out
+        capsys: pytest.CaptureFixture[str], name: str, where: str) -> None:
+    path = IRREGULAR / name
+    with pytest.raises(HandFileError) as refused:
+        read_hand_file(path)
+    assert where in str(refused.value)
+    assert main(["validate", str(path)]) == 1
+    assert where in capsys.readouterr().out
 
 
 def test_the_revoke_hand_under_every_ruleset() -> None:

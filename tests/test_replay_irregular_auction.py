@@ -11,40 +11,22 @@ from __future__ import annotations
 import json
 import random
 from pathlib import Path
-from typing import Any
 
 import pytest
-from napkit import Game, load_spec
+from napkit import Game
 from napkit.cli import main
 from napkit.dispute.replay import replay_under, target, targets
 from napkit.engine.actions import Bid, Pass, Play
 from napkit.engine.hand import HandState, as_bid
 from napkit.engine.state import AUCTION
 from napkit.errors import IllegalActionError
-from napkit.formats.handtext import HandFileError, read_hand_file, read_hand_text
+from napkit.formats.handtext import HandFileError, read_hand_text
 from napkit.spec.house import load_house_ruleset
 
-SPEC = load_spec()
-IRREGULAR = Path(__file__).parent / "fixtures" / "handtext" / "irregular"
+from tests.test_replay_irregular import FLOATERS, IRREGULAR, SPEC, read
+
 WELLINGTON = IRREGULAR / "wellington-without-nap.nap"
 OUT_OF_TURN = IRREGULAR / "bid-out-of-turn.nap"
-FLOATERS = ("pagat-floater", "pagat-aylesbury", "pagat-dorset", "pagat-teesside", "pub-floater")
-
-
-def read(path: Path) -> dict[str, Any]:
-    return read_hand_file(path, check=False, irregular=True)
-
-
-def test_validate_refuses_an_irregular_auction_by_line_column_and_rule(
-        capsys: pytest.CaptureFixture[str]) -> None:
-    for path, where in (
-            (WELLINGTON, "line 10, column 23: NAP-5.2.5: Wellington may be bid only after Nap"),
-            (OUT_OF_TURN, "line 10, column 18: NAP-1.3.1: it is seat 2's turn, not seat 3's")):
-        with pytest.raises(HandFileError) as refused:
-            read_hand_file(path)
-        assert where in str(refused.value)
-        assert main(["validate", str(path)]) == 1
-        assert where in capsys.readouterr().out
 
 
 def test_the_reader_keeps_the_calls_as_the_table_made_them() -> None:
