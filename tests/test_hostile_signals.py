@@ -293,3 +293,36 @@ def test_ctrl_c_inside_jsonschema_rs_is_raised_again_back_in_python(
     before = interrupt.count()
     interrupt._on_sigint(signal.SIGINT, frames[0])  # no KeyboardInterrupt raised here
     assert sent and interrupt.count() == before
+
+
+def test_ctrl_c_in_python_that_jsonschema_rs_calls_is_raised_again_back_in_python(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The same, where the handler runs in Python code that jsonschema-rs calls while it checks
+    (it imported ``decimal`` from inside Rust, and the handler ran in ``collections``: seen in
+    a fresh clone's CI, a Rust panic and a traceback interrupting ``napkit record``): the
+    check's frame is not the one the signal lands in, but one of its callers."""
+    from types import SimpleNamespace
+
+    from napkit.cli import interrupt
+    from napkit.spec.schemas import in_rust
+
+    sent: list[tuple[float, object]] = []
+    monkeypatch.setattr("threading.Timer", lambda delay, send, args: SimpleNamespace(
+        daemon=False, start=lambda: sent.append((delay, send))))
+    before = interrupt.count()
+
+    def imported() -> None:  # stands for the module jsonschema-rs imports
+        interrupt._on_sigint(signal.SIGINT, sys._getframe())  # no KeyboardInterrupt here
+
+    def rust(document: object) -> bool:  # stands for jsonschema-rs, calling Python
+        imported()
+        return True
+
+    try:
+        assert in_rust(rust)({}) is True
+    except KeyboardInterrupt:
+        pytest.fail("the KeyboardInterrupt was raised inside the check")
+    assert sent and interrupt.count() == before
+    with pytest.raises(KeyboardInterrupt):  # outside the check, it is raised at once
+        interrupt._on_sigint(signal.SIGINT, sys._getframe())
+    assert interrupt.count() == before + 1

@@ -38,14 +38,22 @@ _SWALLOWING = {("<frozen importlib._bootstrap>", "cb"), ("weakref.py", "remove")
 _AGAIN = 0.01  # seconds
 
 
-def _swallowing(frame: FrameType) -> bool:
-    code = frame.f_code
-    return (os.path.basename(code.co_filename), code.co_name) in _SWALLOWING
+def _swallowing(frame: FrameType | None) -> bool:
+    """Whether the handler runs in one of those callbacks, or in Python code they called (an
+    import jsonschema-rs makes while it checks: ``decimal`` loaded from inside Rust, seen in
+    CI): the exception would surface in the callback all the same. A frame called from Rust or
+    C links back to the Python frame that called it, so the walk goes through them."""
+    while frame is not None:
+        code = frame.f_code
+        if (os.path.basename(code.co_filename), code.co_name) in _SWALLOWING:
+            return True
+        frame = frame.f_back
+    return False
 
 
 def _on_sigint(signum: int, frame: FrameType | None) -> None:
     global _COUNT, _LAST  # noqa: PLW0603
-    if frame is not None and _swallowing(frame):
+    if _swallowing(frame):
         # Again, a moment later, from another thread (raised here and now it would land in
         # this very callback): the callback takes microseconds.
         again = threading.Timer(_AGAIN, signal.pthread_kill,
