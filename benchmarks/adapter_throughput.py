@@ -5,6 +5,8 @@ the requests ``napkit fuzz`` sends it, without the fuzzer's own cost.
     .venv/bin/python benchmarks/adapter_throughput.py                    # 600 episodes
     .venv/bin/python benchmarks/adapter_throughput.py --episodes 2000 --repeats 5
     .venv/bin/python benchmarks/adapter_throughput.py --save /tmp/answers.jsonl
+    .venv/bin/python benchmarks/adapter_throughput.py \
+        --program "node conformance/adapters/js-nap/adapter.js"
 
 The requests of ``--episodes`` fuzzing episodes (seed 1, every ruleset, every kind: the
 handshake, each start, legal before each step, the illegal tries, each step, the outcome) are
@@ -14,6 +16,11 @@ child's resource usage) is kept, less that of an adapter that answers the handsh
 (starting Python and napkit). ``--save FILE`` keeps the answers, to compare byte for byte
 (``cmp``) with those of another version of the adapter: the adapter's answers are the same
 for the same requests, whatever it remembers between them.
+
+``--program CMD`` (repeatable) measures another program on the same requests in the same run,
+beside the reference adapter (issue 31: js-nap, the second implementation): each is started
+in turn, ``--repeats`` times, its best CPU time kept less its own start-up (the handshake
+alone), and its hands per second of CPU printed with its ratio to the reference's.
 """
 
 from __future__ import annotations
@@ -21,6 +28,7 @@ from __future__ import annotations
 import argparse
 import json
 import resource
+import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -73,19 +81,33 @@ def main() -> int:
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--save", type=Path, help="write the adapter's answers to this file")
+    parser.add_argument("--program", action="append", default=[], metavar="CMD",
+                        help="another program to measure beside the reference (repeatable)")
     args = parser.parse_args()
     data, hands, requests = conversation(args.episodes, args.seed)
     hello = data[:data.index(b"\n") + 1]
-    start = min(answer(hello, ADAPTER)[0] for _ in range(args.repeats))
-    best, answers = min(answer(data, ADAPTER) for _ in range(args.repeats))
-    seconds = max(best - start, 1e-9)
     print(f"{args.episodes} episodes: {hands} hands, {requests} requests "
-          f"({requests / hands:.0f} a hand), {len(data):,} bytes in, {len(answers):,} out")
-    print(f"adapter CPU: {best:.2f} s, {start:.2f} s of it starting up (best of {args.repeats})")
-    print(f"  {seconds / hands * 1e3:.3f} ms a hand, {seconds / requests * 1e6:.1f} us a request, "
-          f"{hands / seconds:.0f} hands/s of CPU")
-    if args.save:
-        args.save.write_bytes(answers)
+          f"({requests / hands:.0f} a hand), {len(data):,} bytes in")
+    programs = [("reference", ADAPTER)] + [(cmd, shlex.split(cmd)) for cmd in args.program]
+    starts: dict[str, list[float]] = {name: [] for name, _ in programs}
+    runs: dict[str, list[tuple[float, bytes]]] = {name: [] for name, _ in programs}
+    for _ in range(args.repeats):  # in turn, so that a drift of the machine's speed is shared
+        for name, command in programs:
+            starts[name].append(answer(hello, command)[0])
+            runs[name].append(answer(data, command))
+    rate: dict[str, float] = {}
+    for name, _ in programs:
+        start = min(starts[name])
+        best, answers = min(runs[name])
+        seconds = max(best - start, 1e-9)
+        rate[name] = hands / seconds
+        ratio = f", {rate[name] / rate['reference']:.2f} x the reference's"
+        print(f"{name}: CPU {best:.2f} s, {start:.2f} s of it starting up (best of "
+              f"{args.repeats}); {len(answers):,} bytes out")
+        print(f"  {seconds / hands * 1e3:.3f} ms a hand, {seconds / requests * 1e6:.1f} us a "
+              f"request, {rate[name]:.0f} hands/s of CPU{ratio if name != 'reference' else ''}")
+        if args.save and name == "reference":
+            args.save.write_bytes(answers)
     return 0
 
 
