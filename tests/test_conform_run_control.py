@@ -244,7 +244,7 @@ def test_ctrl_c_writes_every_report_marked_interrupted(jobs: str, tmp_path: Path
 def test_versions_in_the_report(tmp_path: Path) -> None:
     status, report = conform(tmp_path, "--case", "classic/outcome/0000*")
     assert status == 0
-    assert report["versions"] == {"suite": "1.1", "lawbook": "1.1", "napkit": __version__,
+    assert report["versions"] == {"suite": "1.1", "lawbook": "1.2", "napkit": __version__,
                                   "program": __version__}
     status, report = conform(tmp_path, "--case", "classic/outcome/0000*",
                              program=[sys.executable, str(ADAPTERS / "limited.py")])
