@@ -32,8 +32,16 @@ questions to the law book's rules, none copied from the sets; its score is held 
 A fourth set, ``tests/fixtures/questions/holdout4.toml``, written blind the same way while the
 third round was tuned and measured once after it, before anything was tuned on it: 23 of 40
 before issue 30's search work, 29 of 40 after the first round, 35 of 40 after the third. It is
-the measure of the issue's bound on questions the tuning has not seen (35 of 40), and is held
-here as it was measured.
+the measure of the issue's bound on questions the tuning has not seen (35 of 40). 35 of 40
+measured blind; 34 after law book 1.2's clearer texts moved a near-tie; 37 after round 4 saw it
+(a question the law book asks found first; the suit led not a lead; no card of a suit a void;
+a lost misère's payment asked in the law book).
+
+A fifth set, ``tests/fixtures/questions/holdout5.toml``, written blind the same way while the
+fourth round was tuned, and measured once after it, before anything was tuned on it: 22 of 40
+before issue 30's search work, 29 of 40 after round 4. Blind sets measured after the work
+before them: 29 (holdout3), 35 (holdout4), 29 (holdout5): the issue's bound of 35 on unseen
+questions is not yet held. Its score is held here as measured, a floor, not the goal.
 """
 
 from __future__ import annotations
@@ -50,6 +58,7 @@ PLAYERS = Path(__file__).resolve().parent / "fixtures" / "questions" / "players.
 HOLDOUT2 = PLAYERS.with_name("holdout2.toml")
 HOLDOUT3 = PLAYERS.with_name("holdout3.toml")
 HOLDOUT4 = PLAYERS.with_name("holdout4.toml")
+HOLDOUT5 = PLAYERS.with_name("holdout5.toml")
 #: The least share of the 40 with a right answer first that issue 30 asks for (38 when this
 #: test was written).
 PLAYERS_SCORE = 35
@@ -57,8 +66,11 @@ PLAYERS_SCORE = 35
 HOLDOUT2_SCORE = 37
 #: The third blind set's score after the third round of tuning (29 before it).
 HOLDOUT3_SCORE = 34
-#: The fourth blind set's score, measured before any tuning saw it: issue 30's bound.
-HOLDOUT4_SCORE = 35
+#: The fourth blind set's score after the fourth round of tuning (35 measured blind, 34 after
+#: law book 1.2).
+HOLDOUT4_SCORE = 37
+#: The fifth blind set's score, measured before any tuning saw it (issue 30 asks 35).
+HOLDOUT5_SCORE = 29
 
 
 def players_questions(path: Path = PLAYERS) -> list[dict[str, Any]]:
@@ -101,7 +113,8 @@ def test_at_least_35_of_the_players_questions_find_their_rule_first() -> None:
 
 @pytest.mark.parametrize(("path", "score"), [(HOLDOUT2, HOLDOUT2_SCORE),
                                             (HOLDOUT3, HOLDOUT3_SCORE),
-                                            (HOLDOUT4, HOLDOUT4_SCORE)])
+                                            (HOLDOUT4, HOLDOUT4_SCORE),
+                                            (HOLDOUT5, HOLDOUT5_SCORE)])
 def test_the_later_blind_sets_keep_their_scores(path: Path, score: int) -> None:
     spec = default_spec()
     questions = players_questions(path)
@@ -216,3 +229,44 @@ def test_beat_is_rank_whose_deal_the_dealer_chuck_one_an_exchange() -> None:
     assert terms("rank")[0] in terms("does misery beat nap")
     assert terms("whose deal is it") == terms("dealer")
     assert terms("exchange")[0] in terms("take the floater and chuck one")
+
+
+# The general causes of the fourth blind set's misses.
+def test_a_question_the_law_book_asks_finds_the_entry_it_is_asked_of() -> None:
+    # "do i have to trump", asked of NAP-8.1.2, found NAP-7.2.2 (a long text of trumps and
+    # obligations) first: 25 of the law book's and register's questions found another entry.
+    # A question whose terms two entries both ask is theirs to share, and is left out.
+    spec = default_spec()
+    asking: dict[frozenset[str], set[str]] = {}
+    for entry in entries(spec):
+        for question in entry.asked:
+            asking.setdefault(frozenset(terms(question)), set()).add(entry.id)
+    missed = [(entry.id, question) for entry in entries(spec) for question in entry.asked
+              if len(asking[frozenset(terms(question))]) == 1
+              and search(spec, question, limit=1)[0].entry.id != entry.id]
+    assert not missed, missed
+    assert search(spec, "must i trump", limit=1)[0].entry.id == "NAP-8.1.2"
+
+
+def test_the_suit_led_is_the_suit_a_trick_follows_not_a_lead() -> None:
+    # "the suit led" was *suit* and *lead*, and found the rules of the first lead (NAP-7.1.1)
+    assert terms("the suit led") == terms("the led suit") == terms("the colour played")
+    assert terms("lead")[0] not in terms("the suit that was led")
+    assert search(default_spec(), "who takes the trick, a low trump or a high card of the suit "
+                  "led", limit=1)[0].entry.id == "NAP-8.2.1"
+
+
+def test_no_card_of_a_suit_is_a_void_unable_to_follow() -> None:
+    void = terms("no card of the suit")[0]
+    assert void in terms("no spades") and void in terms("i have none of the suit")
+    assert void not in terms("no trumps") and void not in terms("spades")
+    assert search(default_spec(), "i have no spades, am i forced to trump",
+                  limit=1)[0].entry.id == "NAP-8.1.2"
+
+
+def test_how_much_asks_the_amount_and_a_lost_misere_has_its_payment() -> None:
+    assert terms("how much") == terms("amount") == terms("pay")
+    # the made contract's payment asked "how much does misery win"; the defeated one's asked
+    # nothing of a misère, so a misère that took a trick found the made contract's payment
+    assert search(default_spec(), "my misere took a trick, so what do i pay everyone",
+                  limit=1)[0].entry.id == "NAP-9.2.1"
