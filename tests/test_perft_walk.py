@@ -4,8 +4,9 @@
 adapter protocol, replaying the position and the path to every node (the protocol has no
 undo), and learns every legal action from the program's ``legal`` answers: it shares no code
 with napkit's perft. Here it walks every published position of ``classic`` through the
-JavaScript adapter ``js-classic`` and every one of ``peep`` through ``js-peep`` (each written
-from the law book, not from napkit's engine), to the depths whose count is at most 300, and
+JavaScript adapter ``js-classic``, every one of ``peep`` through ``js-peep``, and every one of
+every ruleset through ``js-nap`` (each written from the law book, not from napkit's engine),
+to the depths whose count is at most 300, and
 each count must be the published one. The walker itself must see a difference where there is
 one: a count changed in the file, and a program with a bug (the reference engine with the
 mutant ``revoke-allowed``).
@@ -44,7 +45,9 @@ def walked(command: list[str], ruleset: str) -> list[tuple[str, int, int, int]]:
 
 
 @pytest.mark.skipif(NODE is None, reason="node is not installed (the JavaScript adapters)")
-@pytest.mark.parametrize(("ruleset", "adapter"), [("classic", "js-classic"), ("peep", "js-peep")])
+@pytest.mark.parametrize(("ruleset", "adapter"), [
+    ("classic", "js-classic"), ("peep", "js-peep"),
+    *[(path.stem, "js-nap") for path in sorted((ROOT / "spec" / "rulesets").glob("*.json"))]])
 def test_a_javascript_adapter_finds_every_published_count(ruleset: str, adapter: str) -> None:
     assert NODE is not None
     results = walked([NODE, str(ADAPTERS / adapter / "adapter.js")], ruleset)
