@@ -1,5 +1,8 @@
 """The second independent implementation (conformance/adapters/js-peep/), run as CI runs it.
 
+Since issue 31 js-peep is an entry point over js-nap (tests/test_js_nap.py), declaring the peep
+ruleset alone: these tests hold that entry point to what js-peep promised.
+
 js-peep plays the ``peep`` ruleset (Peep Nap: the pot, peeps at the widow, the widow's
 exchange, named trumps, knock-outs) in plain Node.js, written from spec/ alone (its README
 says how). `napkit conform --ruleset peep` must run every case of the peep suite on it, skip
@@ -53,7 +56,7 @@ def test_the_handshake_declares_peep_only_and_every_option() -> None:
                          '"napkit-adapter/1"}\n{"id": 1, "type": "bye"}\n',
                          capture_output=True, text=True, timeout=30, check=False)
     hello = json.loads(run.stdout.splitlines()[0])
-    assert hello["protocol"] == "napkit-adapter/1" and hello["name"] == "js-peep"
+    assert hello["protocol"] == "napkit-adapter/1" and hello["name"] == "js-nap"
     supports = hello["supports"]
     assert set(supports["rulesets"]) == {"peep"}
     assert set(supports["kinds"]) == {"legal", "illegal", "outcome", "match"}
