@@ -76,7 +76,11 @@ function checkAction(a) {
   };
   switch (a.type) {
     case 'bid': if (typeof a.bid !== 'string' || a.bid.length === 0) bad('$.action.bid: not a bid id'); break;
-    case 'buy': cardList('cards', 5); break;
+    case 'buy':
+      cardList('cards', 5);
+      // formats.md "Actions": a buy's cards are a set; a card listed twice is no action.
+      if (new Set(a.cards.map(parseCard)).size !== a.cards.length) bad('$.action.cards: a card is listed twice');
+      break;
     case 'discard': case 'play': if (parseCard(a.card) === null) bad(`$.action.card: ${JSON.stringify(a.card)} is not a card`); break;
     case 'name-trumps': if (!SUITS.includes(a.suit)) bad(`$.action.suit: ${JSON.stringify(a.suit)} is not a suit`); break;
     case 'deal': case 'shuffle': cardList('pack'); break;

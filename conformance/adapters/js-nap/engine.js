@@ -201,7 +201,6 @@ class Hand {
     const cards = action.cards.map(parseCard);
     const hand = this.hands[seat];
     for (const c of cards) if (!hand.includes(c)) refuse('NAP-1.3.2', `seat ${seat} does not hold ${c}`);
-    if (new Set(cards).size !== cards.length) refuse('NAP-1.3.2', 'a card is named twice');
     if (cards.length > 0) {
       if (!this.canPay(seat, this.p.purchase.cost)) refuse('NAP-6.2.1', `seat ${seat} cannot pay ${this.p.purchase.cost} for a purchase and may only decline`);
       if (cards.length > this.buyMax()) refuse('NAP-6.2.2', `the stock can replace at most ${this.buyMax()} cards`);
@@ -211,11 +210,12 @@ class Hand {
       this.hands[seat].push(...this.stock.splice(0, fromStock));
       if (fromStock < cards.length) {
         // NAP-6.2.2 reshuffle-discards: the earlier discards become a new stock (chance).
-        this.pendingBuy = { seat, need: cards.length - fromStock, discarded: cards };
+        // NAP-6.2.2, NAP-10.2.2: a purchase's cards go among the discards in card order.
+        this.pendingBuy = { seat, need: cards.length - fromStock, discarded: [...cards].sort(cardOrder) };
         this.phase = 'reshuffle';
         return;
       }
-      this.discards.push(...cards);
+      this.discards.push(...[...cards].sort(cardOrder)); // NAP-10.2.2: in card order
     }
     this.nextBuyer();
   }
