@@ -42,6 +42,37 @@ fourth round was tuned, and measured once after it, before anything was tuned on
 before issue 30's search work, 29 of 40 after round 4. Blind sets measured after the work
 before them: 29 (holdout3), 35 (holdout4), 29 (holdout5): the issue's bound of 35 on unseen
 questions is not yet held. Its score is held here as measured, a floor, not the goal.
+
+Rounds 5 to 12 (the second session of item 4) went on the same way, with two fresh blind sets
+(four after round 12) each round, written by writers who saw only the sources and the list of
+rules, measured once, then tuned on. Each round fixed general causes, each with a test below:
+435 more players' questions in the law book (835 in all, written from the sources by a writer
+who saw no question set); a question's game is context and restricts the rules in force
+(:func:`named_games`, the rulesets' ``called``); a misspelt word keeps its first letter; the
+sentence that asks counts more than the story before it (:func:`asked_part`); a misdeal is
+answered (DEC-110); and the players' words the sets used for the suit led, a void, a failed
+bid, the pool, the score sheet, a count of players, a bid with the floater, a card played out
+of turn. Scores measured blind (of 40), and with napkit as it was before round 5:
+
+======  ===========================  ========================  =================
+round   sets                          measured blind            before round 5
+======  ===========================  ========================  =================
+5       holdout6, holdout7           33, 29                    29, 25
+6       holdout8, holdout9           32, 30                    27, 27
+7       holdout10, holdout11         29, 26                    24, 25
+8       holdout12, holdout13         36, 31                    30, 27
+9       holdout14, holdout15         35, 31                    30, 29
+10      holdout16, holdout17         34, 32                    29, 26
+11      holdout18, holdout19         36, 31                    27, 24
+12      holdout20 to holdout23       31, 34, 29, 35            25, 27, 23, 27
+======  ===========================  ========================  =================
+
+So the search finds the right rule first for about 81% of unseen questions (32.3 of 40 after
+round 12, from 25.5 before round 5), and the issue's bound of 35 of 40 is met by 5 of the 22
+sets measured blind, not held. The misses left are mostly between two neighbouring rules that
+both answer in some game (how trumps are fixed or named; whether a pass is final or the pub
+game's raising round; the pool or the purchase that feeds it), and a story that outweighs its
+question.
 """
 
 from __future__ import annotations
@@ -51,27 +82,24 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from napkit.handbook.search import entries, search, terms
+from napkit.handbook.search import asked_part, corrected, entries, named_games, search, terms
 from napkit.spec.catalog import default_spec
 
 PLAYERS = Path(__file__).resolve().parent / "fixtures" / "questions" / "players.toml"
-HOLDOUT2 = PLAYERS.with_name("holdout2.toml")
-HOLDOUT3 = PLAYERS.with_name("holdout3.toml")
-HOLDOUT4 = PLAYERS.with_name("holdout4.toml")
-HOLDOUT5 = PLAYERS.with_name("holdout5.toml")
-#: The least share of the 40 with a right answer first that issue 30 asks for (38 when this
-#: test was written).
+#: The least share of the 40 with a right answer first that issue 30 asks for (40 now).
 PLAYERS_SCORE = 35
-#: The second blind set's score after the second round of tuning (29 before it).
-HOLDOUT2_SCORE = 37
-#: The third blind set's score after the third round of tuning (29 before it).
-HOLDOUT3_SCORE = 34
-#: The fourth blind set's score after the fourth round of tuning (35 measured blind, 34 after
-#: law book 1.2).
-HOLDOUT4_SCORE = 37
-#: The fifth blind set's score, measured before any tuning saw it (issue 30 asks 35).
-HOLDOUT5_SCORE = 29
-
+#: Each later blind set: the score measured once before any tuning saw it, and the score held
+#: now (a floor: the score it has at this commit). holdout2 to holdout5 were measured after
+#: rounds 1 to 4, holdout6 to holdout19 two at a time after rounds 5 to 11, holdout20 to
+#: holdout23 after round 12 (the file headers say which round).
+BLIND_SETS: dict[str, tuple[int, int]] = {
+    "holdout2": (29, 38), "holdout3": (29, 36), "holdout4": (35, 38), "holdout5": (29, 37),
+    "holdout6": (33, 38), "holdout7": (29, 36), "holdout8": (32, 35), "holdout9": (30, 35),
+    "holdout10": (29, 35), "holdout11": (26, 34), "holdout12": (36, 38), "holdout13": (31, 36),
+    "holdout14": (35, 36), "holdout15": (31, 36), "holdout16": (34, 36), "holdout17": (32, 33),
+    "holdout18": (36, 36), "holdout19": (31, 33), "holdout20": (31, 31), "holdout21": (34, 34),
+    "holdout22": (29, 29), "holdout23": (35, 35),
+}
 
 def players_questions(path: Path = PLAYERS) -> list[dict[str, Any]]:
     with path.open("rb") as handle:
@@ -111,13 +139,11 @@ def test_at_least_35_of_the_players_questions_find_their_rule_first() -> None:
     assert len(players_questions()) - len(missed) >= PLAYERS_SCORE, "\n".join(missed)
 
 
-@pytest.mark.parametrize(("path", "score"), [(HOLDOUT2, HOLDOUT2_SCORE),
-                                            (HOLDOUT3, HOLDOUT3_SCORE),
-                                            (HOLDOUT4, HOLDOUT4_SCORE),
-                                            (HOLDOUT5, HOLDOUT5_SCORE)])
-def test_the_later_blind_sets_keep_their_scores(path: Path, score: int) -> None:
+@pytest.mark.parametrize(("name", "scores"), BLIND_SETS.items())
+def test_the_later_blind_sets_keep_their_scores(name: str, scores: tuple[int, int]) -> None:
+    score = scores[1]
     spec = default_spec()
-    questions = players_questions(path)
+    questions = players_questions(PLAYERS.with_name(f"{name}.toml"))
     assert len(questions) == 40
     missed = []
     for q in questions:
@@ -150,8 +176,12 @@ def test_a_phrase_does_not_count_a_term_its_own_word_gives() -> None:
     assert terms("follow suit").count(terms("revoke")[0]) == 1
 
 
-def test_to_decide_is_to_choose_not_to_fix() -> None:
-    assert terms("decide") == terms("choose") != terms("fixed")
+def test_to_decide_is_to_fix_not_to_name() -> None:
+    # First read as "choose" (round 1); the later blind sets asked "how are trumps decided"
+    # of the first card led (NAP-7.1.1) in nearly every set, and found the naming first: a
+    # thing decided is fixed, by whatever fixes it; "who determines" still asks who names.
+    assert terms("decide") == terms("fixed") != terms("choose")
+    assert terms("determine") == terms("choose")
 
 
 def test_peep_nap_is_a_game_not_a_look() -> None:
@@ -270,3 +300,152 @@ def test_how_much_asks_the_amount_and_a_lost_misere_has_its_payment() -> None:
     # nothing of a misère, so a misère that took a trick found the made contract's payment
     assert search(default_spec(), "my misere took a trick, so what do i pay everyone",
                   limit=1)[0].entry.id == "NAP-9.2.1"
+
+
+# The general causes of the fifth blind set's misses.
+def test_a_game_named_is_the_game_asked_about_and_its_rules_come_first() -> None:
+    spec = default_spec()
+    # the name is no topic: "peep nap how many players" found the widow's deal first (its
+    # "Peep Nap") and not the number of players
+    assert named_games(spec, "peep nap how many players") == (frozenset({"peep"}),
+                                                               "how many players")
+    assert search(spec, "peep nap how many players", limit=1)[0].entry.id == "NAP-3.1.1"
+    # a name that several games answer to names them all (pagat.com's four floater games;
+    # the pub table's game says "floating card", never "floater"); articles do not count
+    floaters = {"pagat-floater", "pagat-aylesbury", "pagat-dorset", "pagat-teesside"}
+    assert {r.id for r in spec.rulesets.values() if "floater nap" in r.raw.called} == floaters
+    assert named_games(spec, "in nap with the floater who names trumps")[0] == floaters
+    # a bid of Nap with the floater is a bid, not the game's name, and stays in the question;
+    # the floater it names is the floater games' all the same
+    assert named_games(spec, "if u lose a nap with the floater where does the money go") == (
+        frozenset(floaters), "if u lose a nap with the floater where does the money go")
+    assert named_games(spec, "whats the floater in peep nap")[0] == {"peep"}
+    # a rule the named game does not have counts for little: Peep Nap has no duty to lead
+    # a non-trump (NAP-7.1.4), so its lead obligation (NAP-7.2.2) answers
+    hits = search(spec, "peep nap, i called hearts, do i have to lead a heart first", limit=3)
+    assert hits[0].entry.id == "NAP-7.2.2"
+    assert "NAP-7.1.4" not in [hit.entry.id for hit in hits]
+
+
+def test_a_misspelt_word_keeps_its_first_letter() -> None:
+    # "rather", in no rule, was read as "gather" (one edit): a word whose first letter differs
+    # is another word, not a typo of it
+    known = {"gather": 3, "trump": 9, "wellington": 2}
+    assert corrected("id rather stick a trump on", known) == "i would rather stick a trump on"
+    assert corrected("trumsp or wellingotn", known) == "trump or wellington"
+
+
+def test_a_suit_named_then_led_is_the_suit_led_and_none_of_it_a_void() -> None:
+    assert terms("diamonds led") == terms("hearts got led") == terms("the suit led")
+    assert terms("void")[0] in terms("hearts got led and i had none")
+
+
+def test_stuck_with_a_trick_fails_and_before_it_was_his_go_is_out_of_turn() -> None:
+    assert terms("fail")[0] in terms("my misery got stuck with a trick")
+    assert terms("out of turn")[0] in terms("he slapped his card down before it was his go")
+
+
+def test_plain_nap_is_the_standard_game_only_as_one_plays_in_it() -> None:
+    spec = default_spec()
+    # "in nap" is the game of the classic page and pagat.com's standard game, whose trumps
+    # are the first card led (NAP-7.1.1), not named (NAP-7.1.2, a rule neither has)
+    assert named_games(spec, "in nap who decides trumps")[0] == {"classic", "pagat"}
+    assert search(spec, "how do trumps work in nap, does the bidder say a suit",
+                  limit=1)[0].entry.id == "NAP-7.1.1"
+    # a bid's name alone is a bid ("how much does nap pay"), and the longer name wins
+    assert named_games(spec, "how much does nap pay")[0] == frozenset()
+    assert named_games(spec, "can i bid wellington without napoleon")[0] == frozenset()
+    assert named_games(spec, "playing napoleon can i bid blucher")[0] == {"napoleon"}
+    assert named_games(spec, "in peep nap who names trumps")[0] == {"peep"}
+
+
+def test_fillers_do_not_break_a_phrase_and_players_words_for_a_result() -> None:
+    assert terms("who actually gets the pool") == terms("who gets the pool")
+    assert terms("declarer")[0] in terms("does the person who won the bid lead")
+    assert terms("win")[0] in terms("whose trick is it")
+    assert terms("fail")[0] in terms("went 4 and only got 3 tricks")
+    assert terms("pay")[0] in terms("do i give each person 5")
+    assert terms("take it back") == terms("do we pick it back up") == ["takeback"]
+    # picking a card up is taking it (the floater into one's hand)
+    assert terms("take")[0] in terms("do i pick it up")
+
+
+# The general causes of the seventh and eighth blind sets' misses.
+def test_the_sentence_that_asks_counts_more_than_the_story_before_it() -> None:
+    # "went 4 and only got 3 tricks. what do i owe and who to?": the story's terms (a bid, its
+    # tricks) outweighed the one term asked, and the rule of made or defeated came first
+    assert asked_part("went 4 and only got 3 tricks. what do i owe and who to?") == (
+        "what do i owe and who to?")
+    assert asked_part("the kitty is big. who gets it? do i need nap?") == (
+        "who gets it? do i need nap?")
+    assert asked_part("story without a question mark. then the question") == "then the question"
+    assert asked_part("one sentence, what now?") == ""
+    assert search(default_spec(), "went 4 and only got 3 tricks. what do i owe and who to?",
+                  limit=1)[0].entry.id == "NAP-9.2.1"
+
+
+def test_a_number_of_us_is_a_count_of_players_not_a_bid() -> None:
+    assert terms("can 2 of us play")[0] == "playercount"
+    assert "two" not in terms("can 2 of us play")
+    assert terms("playercount")[0] in terms("from three to seven players")
+    # "8 of us" was a player and the number 8, and found that a pack must be large enough
+    assert search(default_spec(), "there are 8 of us, can we all play peep nap or is that too "
+                  "many", limit=1)[0].entry.id == "NAP-3.1.1"
+
+
+def test_still_holding_the_suit_is_following_and_normal_nap_is_the_standard_game() -> None:
+    assert terms("revoke")[0] in terms("can i trump when ive still got a card of the suit led")
+    assert terms("revoke")[0] in terms("so he had one all along")
+    assert named_games(default_spec(), "who decides trumps in normal nap")[0] == {
+        "classic", "pagat"}
+    assert terms("pile") == terms("pool")
+
+
+# The general causes of the ninth to the fourteenth blind sets' misses.
+def test_a_thing_only_some_games_have_names_them_unless_denied() -> None:
+    spec = default_spec()
+    floaters = {"pagat-floater", "pagat-aylesbury", "pagat-dorset", "pagat-teesside"}
+    # a bid with the floater is a floater game's: a loss is paid to the kitty (NAP-9.2.2)
+    assert named_games(spec, "5 of us, i bid nap with the floater and lost")[0] == floaters
+    assert named_games(spec, "playing floater who deals")[0] == floaters
+    # "no floater" denies it; "a 4 bid, normal nap" names the standard game, not a bid
+    assert named_games(spec, "went down on a 4 bid, normal nap no floater. what do i pay?")[
+        0] == {"classic", "pagat"}
+
+
+def test_a_bid_with_the_floater_is_one_thing_and_allowed_asks_as_can_does() -> None:
+    with_bid = terms("bid with the floater")[0]
+    assert with_bid in terms("can i bid nap with the floater if i never paid to look")
+    assert with_bid not in terms("if u lose a nap with the floater where does the money go")
+    assert terms("am i allowed to bid blucher") == terms("can i bid blucher")
+
+
+def test_players_words_for_the_pool_the_left_a_redeal_and_out_of_turn() -> None:
+    assert terms("pool")[0] in terms("who gets all the money")
+    assert terms("left")[0] in terms("the one next to him")
+    assert terms("redeal")[0] in terms("everyone passed, same dealer go again")
+    assert terms("double")[0] in terms("do the stakes go up")
+    out_of_turn = terms("out of turn")[0]
+    assert out_of_turn in terms("he led a card before the bidder did")
+    assert "playercount" in terms("can you play with only two")
+
+
+# The general causes of the fifteenth to the eighteenth blind sets' misses.
+def test_players_words_for_the_score_sheet_table_talk_the_ante_and_a_void() -> None:
+    sheet = terms("score sheet")[0]
+    assert sheet in terms("can we just write points down")
+    assert sheet in terms("we dont play for money, can we keep score")
+    assert terms("signal")[0] in terms("can i tell my mate to lead a club")
+    assert terms("ante")[0] in terms("do we stick another unit in the kitty")
+    assert terms("void")[0] in terms("if i havent got the suit thats led")
+    assert terms("revoke")[0] in terms("ive still got the 7 of clubs but id rather trump")
+    assert search(default_spec(), "we dont want to play for money, can we just write points "
+                  "down?", limit=1)[0].entry.id == "NAP-9.6.1"
+
+
+def test_each_blind_sets_header_records_the_score_it_had_blind() -> None:
+    # the record of what was measured blind is the file's own header, written when measured
+    for name, (blind, _) in BLIND_SETS.items():
+        header = PLAYERS.with_name(f"{name}.toml").read_text(encoding="utf-8").split("\n\n")[0]
+        if "Measured once" in header:
+            assert f"{blind} of 40" in header, name

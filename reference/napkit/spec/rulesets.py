@@ -52,6 +52,8 @@ class RulesetFile:
     params: Mapping[str, JSON]
     file: str  # as shown in messages
     path: Path
+    # what players call the game (napkit rules search); each file its own, not inherited
+    called: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -283,6 +285,8 @@ def ruleset_file_from_document(document: JSONObject, path: Path, shown: str) -> 
     rules = document["rules"]
     options = document.get("options", {})
     params = document.get("params", {})
+    called = document.get("called", [])
+    assert isinstance(called, list)
     assert isinstance(rules, dict)
     assert isinstance(options, dict)
     assert isinstance(params, dict)
@@ -300,6 +304,7 @@ def ruleset_file_from_document(document: JSONObject, path: Path, shown: str) -> 
         params=params,
         file=shown,
         path=path,
+        called=tuple(str(c) for c in called),
     )
 
 
