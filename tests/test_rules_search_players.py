@@ -82,6 +82,7 @@ question.
 
 from __future__ import annotations
 
+import json
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -486,3 +487,16 @@ def test_got_beat_fails_also_bidding_three_is_an_equal_bid_and_put_it_on_follows
     assert terms("fail")[0] in terms("i went nap and got beat")
     assert terms("equal")[0] in terms("can i also bid 3")
     assert terms("revoke")[0] in terms("do i have to put it on")
+
+
+def test_the_named_games_values_are_listed_first(capsys: pytest.CaptureFixture[str]) -> None:
+    from napkit.cli import main
+
+    assert main(["rules", "search", "peep nap: how many players?", "-n", "1"]) == 0
+    values = [line.strip() for line in capsys.readouterr().out.splitlines()
+              if line.strip().startswith("- ")]
+    assert values[0] == "- peep: players = 2-10" and len(values) > 1
+    assert main(["rules", "search", "peep nap: how many players?", "-n", "1", "--json"]) == 0
+    document = json.loads(capsys.readouterr().out)
+    assert document["games"] == ["peep"]
+    assert document["results"][0]["values"][0]["rulesets"] == ["peep"]

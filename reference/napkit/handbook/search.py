@@ -1036,6 +1036,7 @@ def result_lines(spec: Spec, question: str, hits: Sequence[Hit], width: int = 10
     its text, and each ruleset's value."""
     lines: list[str] = []
     indent = "      "
+    games = named_games(spec, question)[0]
     for rank, hit in enumerate(hits, 1):
         entry = hit.entry
         if rank > 1:
@@ -1045,24 +1046,34 @@ def result_lines(spec: Spec, question: str, hits: Sequence[Hit], width: int = 10
                                subsequent_indent=indent, break_on_hyphens=False)
         lines += textwrap.wrap(_summary(entry.text), width, initial_indent=indent,
                                subsequent_indent=indent, break_on_hyphens=False)
-        for who, text in (*entry.values, *entry.notes):
+        for who, text in (*_games_first(entry.values, games), *entry.notes):
             lines += textwrap.wrap(f"{who}: {text}", width, initial_indent=indent + "- ",
                                    subsequent_indent=indent + "    ", break_on_hyphens=False)
     return lines
 
 
+def _games_first(values: Sequence[tuple[str, str]], games: frozenset[str],
+                 ) -> list[tuple[str, str]]:
+    """Each ruleset's value, those of the games the question names first ("peep nap: how many
+    players?" is answered by Peep Nap's 2-10 before the others' numbers)."""
+    return sorted(values, key=lambda pair: not games & set(pair[0].split(", ")))
+
+
 def result_document(spec: Spec, question: str, hits: Sequence[Hit]) -> JSONObject:
-    """The hits as JSON: the question, its terms, and each hit with its rank, kind, id, title,
-    text, the rule it is about, its score and each ruleset's value."""
+    """The hits as JSON: the question, its terms, the games it names (ruleset ids), and each hit
+    with its rank, kind, id, title, text, the rule it is about, its score and each ruleset's
+    value (the named games' first)."""
     results: list[JSON] = []
+    named = named_games(spec, question)[0]
     for rank, hit in enumerate(hits, 1):
         entry = hit.entry
         values: list[JSON] = [{"rulesets": list(who.split(", ")), "value": text}
-                              for who, text in entry.values]
+                              for who, text in _games_first(entry.values, named)]
         notes: list[JSON] = [{"label": label, "text": text} for label, text in entry.notes]
         results.append({"rank": rank, "kind": entry.kind, "id": entry.id, "title": entry.title,
                         "text": " ".join(entry.text.split()), "rule": entry.rule,
                         "score": round(hit.score, 4), "matched": list(hit.matched),
                         "values": values, "notes": notes})
     wanted: list[JSON] = list(terms(question))
-    return {"question": question, "terms": wanted, "results": results}
+    games: list[JSON] = list(sorted(named))
+    return {"question": question, "terms": wanted, "games": games, "results": results}
