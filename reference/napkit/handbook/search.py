@@ -28,7 +28,7 @@ These numbers were first chosen by measuring the table in ``tests/test_rules_sea
 the development set ``tests/fixtures/questions/dev.toml``; since then each round of work fixed
 the general causes of the misses of questions written blind, in players' words, by writers who
 saw only the sources and a list of the rules (``tests/fixtures/questions/players.toml`` and
-``holdout2.toml`` to ``holdout31.toml``), and was measured on sets its work had not seen. The
+``holdout2.toml`` to ``holdout35.toml``), and was measured on sets its work had not seen. The
 rounds, their causes and the scores measured blind are in ``tests/test_rules_search_players.py``.
 
 A hit carries each ruleset's value where the entry has one: the resolved parameters a rule
