@@ -78,10 +78,10 @@ three hits for about 94%; the issue's bound of 35 of 40 first is met by 6 of the
 measured blind, and is not held. (A round 15 that added 277 story-like questions to the law
 book, written by a writer who saw no question set, measured 32, 31, 35, 37 on holdout32 to
 holdout35: 3 of 160 more, within the noise, and it turned a plain question of the card that
-wins, asserted below, to its neighbour; it was withdrawn.) The misses left are mostly between two neighbouring rules
-that both answer in some game (how trumps are fixed or named; whether a pass is final or the pub
-game's raising round; the pool or the purchase that feeds it), and a story that outweighs its
-question.
+wins, asserted below, to its neighbour; it was withdrawn.) The misses left are mostly between
+two neighbouring rules that both answer in some game (how trumps are fixed or named; whether a
+pass is final or the pub game's raising round; the pool or the purchase that feeds it), and a
+story that outweighs its question.
 """
 
 from __future__ import annotations
