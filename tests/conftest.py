@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import json
 import shutil
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import pytest
+from napkit.protocol.process import Hello, ProcessChannel, Session
 from napkit.spec.catalog import Spec, load_spec, read_spec
 from napkit.spec.checks import check_spec
 from napkit.spec.loading import JSON
@@ -32,6 +33,19 @@ def spec_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 @pytest.fixture
 def spec(spec_dir: Path) -> Spec:
     return load_spec(spec_dir)
+
+
+@pytest.fixture
+def handshake() -> Callable[[Sequence[str]], Hello]:
+    """Start a program and shake hands with it as the harness does (its answer checked against
+    the protocol), then end it: what it says of itself."""
+    def shake(command: Sequence[str]) -> Hello:
+        session = Session(lambda: ProcessChannel(command), 30.0)
+        try:
+            return session.open()
+        finally:
+            session.kill()
+    return shake
 
 
 def problems(spec_dir: Path) -> list[str]:

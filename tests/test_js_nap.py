@@ -20,9 +20,11 @@ import json
 import shutil
 import subprocess
 import sys
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import pytest
+from napkit.protocol.process import Hello
 from napkit.spec.catalog import default_spec
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -74,14 +76,12 @@ def test_a_house_file_s_suite_passes_the_file_given_to_both(tmp_path: Path,
     all_passed(report, cases)
 
 
-def test_the_handshake_declares_every_ruleset_every_option_and_the_state_request() -> None:
+def test_the_handshake_declares_every_ruleset_every_option_and_the_state_request(
+        handshake: Callable[[Sequence[str]], Hello]) -> None:
     assert NODE is not None
-    run = subprocess.run([NODE, str(ADAPTER)], input='{"id": 0, "type": "hello", "protocol": '
-                         '"napkit-adapter/1"}\n{"id": 1, "type": "bye"}\n',
-                         capture_output=True, text=True, timeout=30, check=False)
-    hello = json.loads(run.stdout.splitlines()[0])
-    assert hello["protocol"] == "napkit-adapter/1" and hello["name"] == "js-nap"
-    supports = hello["supports"]
+    hello = handshake([NODE, str(ADAPTER)])
+    assert hello.name == "js-nap"
+    supports = hello.supports
     assert sorted(supports["rulesets"]) == RULESETS
     for ruleset, declared in supports["rulesets"].items():  # every option, every choice
         options = default_spec().rulesets[ruleset].options  # inherited ones included

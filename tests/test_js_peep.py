@@ -16,9 +16,11 @@ import json
 import shutil
 import subprocess
 import sys
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import pytest
+from napkit.protocol.process import Hello
 
 ROOT = Path(__file__).resolve().parent.parent
 ADAPTER = ROOT / "conformance" / "adapters" / "js-peep" / "adapter.js"
@@ -50,13 +52,11 @@ def test_napkit_conform_passes_every_peep_case_naming_every_rule(tmp_path: Path)
     assert {case["status"] for case in report["cases"]} == {"passed"}
 
 
-def test_the_handshake_declares_peep_only_and_every_option() -> None:
+def test_the_handshake_declares_peep_only_and_every_option(
+        handshake: Callable[[Sequence[str]], Hello]) -> None:
     assert NODE is not None
-    run = subprocess.run([NODE, str(ADAPTER)], input='{"id": 0, "type": "hello", "protocol": '
-                         '"napkit-adapter/1"}\n{"id": 1, "type": "bye"}\n',
-                         capture_output=True, text=True, timeout=30, check=False)
-    hello = json.loads(run.stdout.splitlines()[0])
-    assert hello["protocol"] == "napkit-adapter/1" and hello["name"] == "js-nap"
-    supports = hello["supports"]
+    hello = handshake([NODE, str(ADAPTER)])
+    assert hello.name == "js-nap"
+    supports = hello.supports
     assert set(supports["rulesets"]) == {"peep"}
     assert set(supports["kinds"]) == {"legal", "illegal", "outcome", "match"}

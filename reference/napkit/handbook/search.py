@@ -93,6 +93,10 @@ __all__ = ["FIELD_WEIGHTS", "KIND_WEIGHTS", "SYNONYMS", "Entry", "Hit", "asked_p
 #: card of the hand, NAP-7.2); to hold *no card of the suit* (004 L38), *no hearts*, is to be
 #: *void*, unable to follow (NAP-8.1.2); and *how much* asks the *amount* paid (NAP-9.1.1,
 #: NAP-9.2.1 "pays that amount").
+_SUITS = ("heart", "spade", "diamond", "club")
+_COUNTS = (*"23456789", "10", "two", "three", "four", "five", "six", "seven", "eight", "nine",
+           "ten")  # a number of players
+
 SYNONYMS: tuple[tuple[str, ...], ...] = (
     ("nap", "napoleon", "five trick", "all five trick"),
     ("peepnap", "peep nap"),
@@ -104,7 +108,7 @@ SYNONYMS: tuple[tuple[str, ...], ...] = (
      "had one the whole time", "still got a card of", "still have a card of", "still got one of",
      "still have one of", "still had one", "still got a card in", "still have a card in",
      "still got the", "still have the", "still had the", "put it on", "put one on",
-     *(f"{when}{verb} a {suit}{but}" for suit in ("heart", "spade", "diamond", "club")
+     *(f"{when}{verb} a {suit}{but}" for suit in _SUITS
        for verb in ("had", "have", "got") for when, but in (("still ", ""), ("", " but")))),
     ("pay", "cost", "owe", "payout", "pay out", "payment", "price", "charge", "worth", "collect",
      "receive", "paid", "how much", "amount", "give each", "give every", "give everyone",
@@ -178,11 +182,8 @@ SYNONYMS: tuple[tuple[str, ...], ...] = (
      "led a card before", "played a card before", "before the bidder did",
      "before the declarer did", "before the winner did"),
     ("takeback", "take back", "take it back", "pick it back up", "put it back", "put back"),
-    ("playercount", *(f"{n} {who}" for n in (*"23456789", "10", "two", "three", "four", "five",
-                                            "six", "seven", "eight", "nine", "ten")
-                      for who in ("of us", "player", "people", "players")),
-     *(f"{play} with {only}{n}" for n in (*"23456789", "10", "two", "three", "four", "five",
-                                          "six", "seven", "eight", "nine", "ten")
+    ("playercount", *(f"{n} {who}" for n in _COUNTS for who in ("of us", "player", "people")),
+     *(f"{play} with {only}{n}" for n in _COUNTS
        for play in ("play", "playing") for only in ("", "only "))),
     ("bidwith", "bid with the widow", "bid with the floater", "bid with the float",
      "say with the floater", "call with the floater",
@@ -192,10 +193,10 @@ SYNONYMS: tuple[tuple[str, ...], ...] = (
     ("suitlead", "suit led", "led suit", "suit that was led", "suit played", "colour played",
      "colour led", "suit that was played",
      "suit that is led", "suit thats led", "suit that s led",
-     *(f"{suit} {verb}led" for suit in ("heart", "spade", "diamond", "club", "trump")
+     *(f"{suit} {verb}led" for suit in (*_SUITS, "trump")
        for verb in ("", "got ", "was ", "were ", "is ", "are ", "get ")
        if suit != "trump" or verb),  # "trumps led by the declarer": the declarer's lead
-     *(f"{suit} lead" for suit in ("heart", "spade", "diamond", "club"))),
+     *(f"{suit} lead" for suit in _SUITS)),
     ("void", "no card of the suit", "none of the suit", "no heart", "no spade", "no diamond",
      "no club", "not have the colour", "not have the suit", "had none", "have none",
      "got none", "has none", "not got the suit", "not got any", "not have any"),
@@ -719,6 +720,7 @@ class _Index:
     document_frequency: Mapping[str, int]
     known: Mapping[str, int]  # every plain word of the entries and the synonyms, with its count
     asked: tuple[tuple[frozenset[str], ...], ...]  # per entry, each asked question's terms
+    asked_idf: tuple[tuple[float, ...], ...]  # and the idf of each one's terms, summed
     # per entry, its asked questions' keys (_key) with the games each names (named_games)
     exact: tuple[tuple[tuple[frozenset[str], frozenset[str]], ...], ...]
     in_force: tuple[frozenset[str], ...]  # per entry, the rulesets it is in force in (or about)
@@ -757,12 +759,15 @@ def _build_index(spec: Spec) -> _Index:
     # an asked question is read as a question searched is: the game it names is no topic
     read = tuple(tuple(named_games(spec, q) for q in e.asked) for e in found)
     asked = tuple(tuple(frozenset(terms(q)) for _, q in these) for these in read)
-    exact = tuple(tuple((_key(q, frozenset(terms(q))), games) for games, q in these)
-                  for these in read)
+    asked_idf = tuple(tuple(sum(_idf_of(len(found), frequency.get(t, 0)) for t in question)
+                            for question in questions) for questions in asked)
+    exact = tuple(tuple((_key(q, question), games)
+                        for (games, q), question in zip(these, questions, strict=True))
+                  for these, questions in zip(read, asked, strict=True))
     in_force = tuple(_in_force(spec, e) for e in found)
     position = {e.id: n for n, e in enumerate(found)}
-    return _Index(found, counts, lengths, averages, frequency, known, asked, exact, in_force,
-                  position)
+    return _Index(found, counts, lengths, averages, frequency, known, asked, asked_idf, exact,
+                  in_force, position)
 
 
 def _in_force(spec: Spec, entry: Entry) -> frozenset[str]:
@@ -910,7 +915,8 @@ def search(spec: Spec, question: str, limit: int = 5,
     asked_as = _key(question, frozenset(idf))
     asked_weight = sum(idf.values()) or 1.0
     hits: list[Hit] = []
-    votes = _votes(index, idf, asked_weight)
+    likeness = _likenesses(index, idf, asked_weight)
+    votes = _votes(likeness)
     for n, entry in enumerate(index.entries):
         score = 0.0
         matched = []
@@ -929,8 +935,8 @@ def search(spec: Spec, question: str, limit: int = 5,
         title = index.counts[n].get("title", Counter())
         held = sum(idf[term] for term in matched if title.get(term))
         score *= prior.get(entry.kind, 1.0) * (1 + cover * (held / asked_weight) ** 2)
-        if score and index.asked[n]:
-            score *= 1 + match * _likeness(index, idf, asked_weight, index.asked[n]) ** ASKED_POWER
+        if score and likeness[n]:
+            score *= 1 + match * max(likeness[n]) ** ASKED_POWER
         # a decision shares its rule's vote: the law book asks few questions of decisions
         ruled = index.position.get(entry.rule) if entry.rule else None
         vote = votes.get(n, 0.0) + (votes.get(ruled, 0.0) if ruled is not None else 0.0)
@@ -968,36 +974,32 @@ def asked_part(question: str) -> str:
 
 
 def _idf(index: _Index, term: str) -> float:
-    df = index.document_frequency.get(term, 0)
-    return math.log(1 + (len(index.entries) - df + 0.5) / (df + 0.5))
+    return _idf_of(len(index.entries), index.document_frequency.get(term, 0))
 
 
-def _likeness(index: _Index, idf: Mapping[str, float], weight: float,
-              questions: Sequence[frozenset[str]]) -> float:
-    """How like the question (its terms' ``idf``, summing to ``weight``) the likest of
-    ``questions`` is: the idf of the terms they share over the root of each one's."""
-    best = 0.0
-    for question in questions:
-        shared = sum(idf[t] for t in question if t in idf)
-        if shared:
-            own = sum(_idf(index, t) for t in question)
-            best = max(best, shared / math.sqrt(weight * own))
-    return best
+def _idf_of(entries: int, df: int) -> float:
+    """BM25's idf of a term that ``df`` of ``entries`` entries hold."""
+    return math.log(1 + (entries - df + 0.5) / (df + 0.5))
 
 
-def _votes(index: _Index, idf: Mapping[str, float], weight: float) -> dict[int, float]:
+def _likenesses(index: _Index, idf: Mapping[str, float], weight: float,
+                ) -> list[list[float]]:
+    """How like the question (its terms' ``idf``, summing to ``weight``) each question players
+    ask of each entry is, where they share a term: the idf of the terms they share over the
+    root of each one's. An entry's likest counts for :data:`ASKED_MATCH`; the likest of all
+    vote (:func:`_votes`)."""
+    return [[shared / math.sqrt(weight * own)
+             for question, own in zip(questions, owns, strict=True)
+             if (shared := sum(idf[t] for t in question if t in idf))]
+            for questions, owns in zip(index.asked, index.asked_idf, strict=True)]
+
+
+def _votes(likeness: Sequence[Sequence[float]]) -> dict[int, float]:
     """Each entry's share of the :data:`NEIGHBOURS` questions players ask (of any entry) likest
-    the question (its terms' ``idf``, summing to ``weight``), each counted by its likeness: the
-    entries the law book's questions most like this one are asked of, whichever is likest."""
-    sims: list[tuple[float, int]] = []
-    for n, questions in enumerate(index.asked):
-        for question in questions:
-            shared = sum(idf[t] for t in question if t in idf)
-            if shared:
-                own = sum(_idf(index, t) for t in question)
-                sims.append((shared / math.sqrt(weight * own), n))
-    sims.sort(reverse=True)
-    top = sims[:NEIGHBOURS]
+    the question (:func:`_likenesses`), each counted by its likeness: the entries the law
+    book's questions most like this one are asked of, whichever is likest."""
+    top = sorted(((sim, n) for n, sims in enumerate(likeness) for sim in sims),
+                 reverse=True)[:NEIGHBOURS]
     total = sum(sim for sim, _ in top) or 1.0
     votes: dict[int, float] = {}
     for sim, n in top:
