@@ -43,6 +43,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 ONE_CASE = "classic/illegal/0000-revoke"
+SEARCHED = "dealer gave me 6 cards, redeal?"
 BASE = "the interpreter alone"
 #: napkit's commands, as napkit.cli lists them (each timed as ``napkit COMMAND --help``).
 COMMANDS = ("rules", "play", "record", "validate", "perft", "replay", "explain", "adapter",
@@ -86,6 +87,9 @@ def commands(record: str | None = None, whole: bool = False, module: bool = Fals
     named[f"napkit conform --case {ONE_CASE}"] = ([*napkit, "conform", "--case", ONE_CASE],
                                                   CASE_TARGET)
     named["napkit rules list"] = ([*napkit, "rules", "list"], OTHER_TARGET)
+    # no target: a search reads the law book, the rulesets and the players' questions and
+    # indexes them, its own work more than a start (information, and --before's comparison)
+    named[f'napkit rules search "{SEARCHED}"'] = ([*napkit, "rules", "search", SEARCHED], None)
     if record is not None:
         named["napkit validate HAND.json (one hand)"] = ([*napkit, "validate", record],
                                                          OTHER_TARGET)

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+from napkit.cli import main
+from napkit.cli.common import EXIT_PROBLEMS
 from napkit.spec.loading import JSON
 
 from .conftest import edit_json, edit_text, one_with, problems
@@ -355,3 +358,63 @@ def test_section_past_the_end_of_its_source(spec_dir: Path) -> None:
     edit_text(spec_dir / "sources.toml", "first = 1, last = 6", "first = 1, last = 8")
     one_with(problems(spec_dir), "spec/sources.toml: $.sources[1].sections[0]: section "
                                  '"OTHER NAP" ends past line 6')
+
+
+# --- the players' questions -----------------------------------------------------------------
+QUESTIONS = "spec/questions/little.toml"
+
+
+def test_a_question_filed_under_an_entry_that_does_not_exist(spec_dir: Path) -> None:
+    edit_text(spec_dir / "questions/little.toml", 'rule = "NAP-1.1.1"', 'rule = "NAP-1.1.9"')
+    edit_text(spec_dir / "questions/little.toml", "also = []", 'also = ["DEC-099"]')
+    found = problems(spec_dir)
+    assert one_with(found, f"{QUESTIONS}: $.question[0].rule: the law book has no rule NAP-1.1.9")
+    assert one_with(found, f"{QUESTIONS}: $.question[1].also[0]: the register has no decision "
+                           "DEC-099")
+
+
+def test_a_question_cites_a_line_past_the_end_of_its_source(spec_dir: Path) -> None:
+    edit_text(spec_dir / "questions/little.toml", "lines = [3]", "lines = [3, 13]")
+    assert problems(spec_dir) == [f"{QUESTIONS}: $.question[1].lines[1]: line 13 is past the end "
+                                  "of 100_aaaaaaaaaaaaaaaa.txt (12 lines)"]
+
+
+def test_the_same_question_filed_under_two_entries(spec_dir: Path) -> None:
+    # two writers may hear the same question (filed twice under one entry, it counts twice);
+    # under two entries, the search could not tell which answers it
+    edit_text(spec_dir / "questions/little.toml", "do we take the small cards out when theres "
+              "only 3 of us", "How many of us  can sit in")
+    assert problems(spec_dir) == [f"{QUESTIONS}: $.question[1].rule: the same question is filed "
+                                  f"under NAP-1.1.1 in {QUESTIONS} $.question[0]"]
+
+
+def test_a_question_file_that_breaks_its_schema_is_named_with_its_path(spec_dir: Path) -> None:
+    edit_text(spec_dir / "questions/little.toml", "lines = [2]", 'lines = ["L2"]')
+    one_with(problems(spec_dir), f"{QUESTIONS}: $.question[0].lines[0]: ")
+
+
+def test_a_question_filed_under_one_entry_and_asked_under_another(spec_dir: Path) -> None:
+    edit_text(spec_dir / "lawbook/01-basics.toml", 'params = ["pack"]',
+              'params = ["pack"]\nasked = ["how many of us can sit in"]')
+    assert problems(spec_dir) == [f"{QUESTIONS}: $.question[0].rule: the question is asked under "
+                                  "NAP-1.1.2 in the spec, not NAP-1.1.1"]
+
+
+def test_a_file_of_players_questions_of_ones_own_is_checked_against_the_spec(
+        spec_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # napkit rules check FILE: a writer's new questions, checked as spec/questions/'s are and
+    # against them, before they are filed
+    mine = tmp_path / "mine.toml"
+    mine.write_text('[[question]]\ntext = "How many of us can sit in?"\nrule = "NAP-1.1.2"\n'
+                    'source = "100_aaaaaaaaaaaaaaaa.txt"\nlines = [2, 30]\n', encoding="utf-8")
+    assert main(["rules", "check", str(mine)]) == EXIT_PROBLEMS
+    assert capsys.readouterr().out.splitlines() == [
+        f"{mine}: $.question[0].lines[1]: line 30 is past the end of 100_aaaaaaaaaaaaaaaa.txt "
+        "(12 lines)",
+        f"{mine}: $.question[0].rule: the same question is filed under NAP-1.1.1 in {QUESTIONS} "
+        "$.question[0]",
+        "2 problems in 1 file of players' questions."]
+    mine.write_text(mine.read_text(encoding="utf-8").replace("2, 30", "2").replace(
+        "NAP-1.1.2", "NAP-1.1.1"), encoding="utf-8")
+    assert main(["rules", "check", str(mine)]) == 0
+    assert capsys.readouterr().out == "1 file of players' questions: no problems.\n"

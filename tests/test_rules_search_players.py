@@ -82,38 +82,78 @@ wins, asserted below, to its neighbour; it was withdrawn.) The misses left are m
 two neighbouring rules that both answer in some game (how trumps are fixed or named; whether a
 pass is final or the pub game's raising round; the pool or the purchase that feeds it), and a
 story that outweighs its question.
+
+Round 16 (the third session of item 4) changed what the search learns from, not how it reads:
+the 26 blind sets measured up to round 13 (holdout2 to holdout27, 1,040 questions, each tied to
+a source line and its answer) became the players' questions of the spec (``spec/questions/``),
+their labels reviewed first by a reviewer who saw neither the search nor a later set (one label
+moved, to DEC-110; six gained an ``also``). They are neighbours in the vote, not text of the
+rules. A decision now shares three quarters of its rule's vote, not all of it: with questions
+of its own, a decision on NAP-2.2.2 no longer outvoted NAP-2.2.1 on the pack asked of plainly
+(:data:`napkit.handbook.search.DECISION_SHARE`; the hand-written table of
+``tests/test_rules_search.py`` holds it). holdout28 to holdout35, measured blind after round
+14, stayed out of the spec and measured the change before it was fixed: 35.75 of 40 (33.1
+before). Then eight fresh sets, holdout36 to holdout43, written blind after round 16 was
+fixed and measured once:
+
+======  ===========================  ===========================  =============  =============
+round   sets                          measured blind               before 16      before 5
+======  ===========================  ===========================  =============  =============
+16      holdout36 to holdout43       37, 39, 37, 38, 38, 35,      35, 35, 34,    29, 29, 28,
+                                     37, 38                       36, 34, 32,    31, 31, 29,
+                                                                  36, 37         28, 31
+======  ===========================  ===========================  =============  =============
+
+37.4 of 40 first (93%), every set at least 35: the issue's bound, met on questions no tuning
+saw, by every set; within the first three hits for 314 of 320 (98%). The misses left are a
+misdeal noticed once the bidding had begun (five of 320), whether a trump led must be followed
+with a trump, and whether a player may bid again after another outbid them (the pub game's
+raising round or one turn each). :data:`BOUND_SETS` holds every one of those sets at 35 or
+more.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import tomllib
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
-from napkit.handbook.search import asked_part, corrected, entries, named_games, search, terms
-from napkit.spec.catalog import default_spec
+from napkit.handbook.search import (
+    asked_part,
+    corrected,
+    entries,
+    named_games,
+    read_as,
+    search,
+    terms,
+)
+from napkit.spec.catalog import Spec, default_spec
+from napkit.spec.questions import Question, Questions, said
 
 PLAYERS = Path(__file__).resolve().parent / "fixtures" / "questions" / "players.toml"
 #: The least share of the 40 with a right answer first that issue 30 asks for (40 now).
 PLAYERS_SCORE = 35
-#: Each later blind set: the score measured once before any tuning saw it, and the score held
-#: now (a floor: the score it has at this commit). holdout2 to holdout5 were measured after
-#: rounds 1 to 4, holdout6 to holdout19 two at a time after rounds 5 to 11, holdout20 to
-#: holdout23 after round 12, holdout24 to holdout27 after round 13, holdout28 to holdout35
-#: after round 14 (the file headers say which).
+#: Each later blind set that is a measure still: the score measured once before any tuning saw
+#: it, and the score held now (a floor: the score it has at this commit). holdout28 to holdout35
+#: were measured after round 14, holdout36 to holdout43 after round 16 (the file headers say
+#: which). holdout2 to holdout27 are no measure now: they are the spec's players' questions
+#: (spec/questions/set-NN.toml), which the search learns from.
 BLIND_SETS: dict[str, tuple[int, int]] = {
-    "holdout2": (29, 38), "holdout3": (29, 36), "holdout4": (35, 38), "holdout5": (29, 37),
-    "holdout6": (33, 39), "holdout7": (29, 35), "holdout8": (32, 35), "holdout9": (30, 37),
-    "holdout10": (29, 34), "holdout11": (26, 36), "holdout12": (36, 38), "holdout13": (31, 36),
-    "holdout14": (35, 37), "holdout15": (31, 35), "holdout16": (34, 38), "holdout17": (32, 34),
-    "holdout18": (36, 38), "holdout19": (31, 35), "holdout20": (31, 34), "holdout21": (34, 36),
-    "holdout22": (29, 31), "holdout23": (35, 35), "holdout24": (33, 34), "holdout25": (33, 35),
-    "holdout26": (34, 35), "holdout27": (31, 33), "holdout28": (33, 33), "holdout29": (34, 34),
-    "holdout30": (33, 33), "holdout31": (33, 33), "holdout32": (32, 32), "holdout33": (33, 33),
-    "holdout34": (32, 32), "holdout35": (35, 35),
+    "holdout28": (33, 36), "holdout29": (34, 38), "holdout30": (33, 37), "holdout31": (33, 36),
+    "holdout32": (32, 34), "holdout33": (33, 33), "holdout34": (32, 36), "holdout35": (35, 37),
+    "holdout36": (37, 37), "holdout37": (39, 39), "holdout38": (37, 37), "holdout39": (38, 38),
+    "holdout40": (38, 38), "holdout41": (35, 35), "holdout42": (37, 37), "holdout43": (38, 38),
 }
+#: The sets written blind after the search was last changed in what it learns from (round 16),
+#: each measured once: every one must find the right entry first for at least BOUND of its 40
+#: (issue 30's bound), and does.
+BOUND_SETS = tuple(f"holdout{n}" for n in range(36, 44))
+BOUND = 35
+
 
 def players_questions(path: Path = PLAYERS) -> list[dict[str, Any]]:
     with path.open("rb") as handle:
@@ -122,10 +162,10 @@ def players_questions(path: Path = PLAYERS) -> list[dict[str, Any]]:
     return found
 
 
-def right_first(question: dict[str, Any]) -> tuple[bool, str | None]:
+def right_first(question: dict[str, Any], spec: Spec | None = None) -> tuple[bool, str | None]:
     """Whether the first hit answers ``question`` (its rule, an ``also``, or a decision on one
-    of them), and the first hit's id."""
-    spec = default_spec()
+    of them) in ``spec`` (napkit's own by default), and the first hit's id."""
+    spec = default_spec() if spec is None else spec
     hits = search(spec, question["text"], limit=1)
     if not hits:
         return False, None
@@ -167,6 +207,50 @@ def test_the_later_blind_sets_keep_their_scores(name: str, scores: tuple[int, in
         if not right:
             missed.append(f"{q['text']!r}: wanted {q['rule']}, got {found}")
     assert len(questions) - len(missed) >= score, "\n".join(missed)
+
+
+def test_the_sets_written_after_round_16_each_meet_the_bound() -> None:
+    # each measured once, blind, as its header says; the floor above holds it there
+    for name in BOUND_SETS:
+        blind, held = BLIND_SETS[name]
+        assert blind >= BOUND and held >= BOUND, name
+
+
+def with_players_questions(spec: Spec, keep: Callable[[Question], bool]) -> Spec:
+    """``spec`` with only those of its players' questions (spec/questions/) that ``keep``
+    keeps, for measuring what they do: a new Spec object, so the search builds its own index."""
+    changed = dataclasses.replace(spec)
+    # a cached_property's slot, filled as if it had been read
+    changed.__dict__["questions"] = Questions(tuple(q for q in spec.questions if keep(q)))
+    return changed
+
+
+def test_the_bound_holds_without_the_twins_of_the_measuring_questions() -> None:
+    # Blind writers ask the commonest questions word for word alike ("who starts the bidding,
+    # the dealer?" is in three sets): some of the players' questions are twins of a question of
+    # the sets that measure the bound. Taken out of what the search learns from, every one of
+    # those sets still meets it.
+    spec = default_spec()
+    measuring = {said(q["text"]) for name in BOUND_SETS
+                 for q in players_questions(PLAYERS.with_name(f"{name}.toml"))}
+    twin_free = with_players_questions(spec, lambda q: said(q.text) not in measuring)
+    assert 0 < len(twin_free.questions) < len(spec.questions)
+    for name in BOUND_SETS:
+        questions = players_questions(PLAYERS.with_name(f"{name}.toml"))
+        right = sum(right_first(q, twin_free)[0] for q in questions)
+        assert right >= BOUND, name
+
+
+def test_a_players_question_asked_word_for_word_finds_its_entry() -> None:
+    # however its words are read (a typo corrected, a game's name taken out): before round 16,
+    # 9 of the 1,040 did not. A question whose words, read, are a question the law book asks of
+    # another entry is a near-tie of the two, left to the vote ("who picks trumsp").
+    spec = default_spec()
+    book = {frozenset(terms(q)): r.id for r in spec.lawbook for q in r.asked}
+    missed = [(q.rule, q.text) for q in spec.questions
+              if not right_first({"text": q.text, "rule": q.rule, "also": q.also}, spec)[0]
+              and book.get(frozenset(read_as(spec, q.text)), q.rule) == q.rule]
+    assert not missed, missed
 
 
 def test_a_decision_counts_as_the_answer_on_its_rule() -> None:
@@ -281,13 +365,14 @@ def test_a_question_the_law_book_asks_finds_the_entry_it_is_asked_of() -> None:
     # obligations) first: 25 of the law book's and register's questions found another entry.
     # A question whose terms two entries both ask is theirs to share, and is left out.
     spec = default_spec()
+    book = [*((r.id, r.asked) for r in spec.lawbook), *((d.id, d.asked) for d in spec.register)]
     asking: dict[frozenset[str], set[str]] = {}
-    for entry in entries(spec):
-        for question in entry.asked:
-            asking.setdefault(frozenset(terms(question)), set()).add(entry.id)
-    missed = [(entry.id, question) for entry in entries(spec) for question in entry.asked
+    for entry, questions in book:
+        for question in questions:
+            asking.setdefault(frozenset(terms(question)), set()).add(entry)
+    missed = [(entry, question) for entry, questions in book for question in questions
               if len(asking[frozenset(terms(question))]) == 1
-              and search(spec, question, limit=1)[0].entry.id != entry.id]
+              and search(spec, question, limit=1)[0].entry.id != entry]
     assert not missed, missed
     assert search(spec, "must i trump", limit=1)[0].entry.id == "NAP-8.1.2"
 
@@ -470,7 +555,8 @@ def test_many_like_questions_outvote_one_odd_question_of_a_neighbour(
         monkeypatch: pytest.MonkeyPatch) -> None:
     import napkit.handbook.search as searching
 
-    spec = default_spec()
+    # the law book's questions alone, as in round 13 (the players' questions vote the same way)
+    spec = with_players_questions(default_spec(), lambda _: False)
     question = "i've got no clubs and clubs were led. do I have to trump it?"
     assert search(spec, question, limit=1)[0].entry.id == "NAP-8.1.2"
     # without the vote, the likest single question (of the lead obligations) won

@@ -15,6 +15,7 @@ import json
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from napkit import paths
 from napkit.cli.common import (
@@ -31,6 +32,9 @@ from napkit.cli.common import (
     whole_value,
 )
 from napkit.errors import SpecError, SpecProblemsError, UsageError
+
+if TYPE_CHECKING:
+    from napkit.spec.catalog import Spec
 
 # The spec's readers and views are imported by the actions that use them, not here: building
 # the parsers (napkit --help) must not load them (tests/test_startup_imports.py).
@@ -89,7 +93,8 @@ def register(commands: Commands) -> None:
                      "the decisions register, or one decision")
     decisions_.add_argument("decision_id", nargs="?", metavar="DEC_ID")
     check_ = add("check", lambda args: check(args.files),
-                 "check the spec, or ruleset files of your own (house games too)")
+                 "check the spec, or ruleset files of your own (house games too) or files of "
+                 "players' questions")
     check_.add_argument("files", nargs="*", metavar="FILE")
     search_ = add("search", lambda args: search(args.words, args.limit, args.json),
                   "find the rules, decisions and options about a question or topic, best first")
@@ -200,7 +205,8 @@ def decisions(decision_id: str | None = None) -> int:
 
 
 def check(files: Sequence[str] = ()) -> int:
-    """``napkit rules check [FILE]...``: check the spec, or ruleset files of your own."""
+    """``napkit rules check [FILE]...``: check the spec, or ruleset files of your own, or files
+    of players' questions (as spec/questions/'s, and against them)."""
     from napkit.output.tables import printable_message
     from napkit.spec import views
     from napkit.spec.catalog import read_spec
@@ -229,12 +235,18 @@ def _check_files(files: list[str]) -> int:
     from napkit.spec.checks import check_ruleset
     from napkit.spec.house import is_house_document, not_a_house_file_said, read_house_ruleset
     from napkit.spec.loading import read_document
+    from napkit.spec.questions import is_question_document
 
     the_spec = spec()
     problems: list[SpecError] = []
+    asking = 0  # files of players' questions, checked as spec/questions/'s are
     for file in files:
         try:
             document = read_document(Path(file), file)
+            if is_question_document(document):
+                asking += 1
+                problems += _check_question_file(Path(file), file, the_spec)
+                continue
             if is_house_document(document):
                 house, found = read_house_ruleset(Path(file), file, the_spec)
                 if house is not None:
@@ -256,9 +268,23 @@ def _check_files(files: list[str]) -> int:
         problems += check_ruleset(ruleset, the_spec)
     for problem in problems:
         print(printable_message(str(problem)))
-    count = len(files)
-    print(views.check_summary(problems, f"{count} ruleset file{'s' if count != 1 else ''}"))
+    count = len(files) - asking
+    what = [f"{count} ruleset file{'s' if count != 1 else ''}"] if count else []
+    what += [f"{asking} file{'s' if asking != 1 else ''} of players' questions"] if asking else []
+    print(views.check_summary(problems, " and ".join(what)))
     return EXIT_PROBLEMS if problems else 0
+
+
+def _check_question_file(path: Path, shown: str, the_spec: Spec) -> list[SpecError]:
+    """A file of players' questions checked as those of spec/questions/ are, and against them
+    (a question filed under another entry there)."""
+    from napkit.spec.questions import Questions, check_questions, read_question_file
+
+    found = read_question_file(path, shown, the_spec.dir)
+    others = [q for q in the_spec.questions if q.file != shown]
+    problems = check_questions(Questions((*others, *found)), the_spec.lawbook,
+                               the_spec.register, the_spec.index)
+    return [p for p in problems if p.file == shown]
 
 
 def search(words: Sequence[str], limit: int = 5, as_json: bool = False) -> int:

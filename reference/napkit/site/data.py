@@ -358,6 +358,11 @@ def collect_examples(data: SiteData) -> list[Example]:
     register = _toml(spec_dir / "decisions.toml")
     examples.append(Example("decisions", "spec/decisions.toml, its first entry (as JSON)",
                             {"decisions": register["decisions"][:1]}))
+    heard = sorted((spec_dir / "questions").glob("*.toml"))
+    if heard:
+        examples.append(Example("questions", f"{paths.display(spec_dir, heard[0])}, its first "
+                                "question (as JSON)",
+                                {"question": _toml(heard[0])["question"][:1]}))
     index = _toml(spec_dir / "sources.toml")
     examples.append(Example("sources", "spec/sources.toml, its first entry (as JSON)",
                             {"sources": index["sources"][:1]}))

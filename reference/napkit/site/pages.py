@@ -55,7 +55,7 @@ SCHEMAS = "schemas"
 # The order of the schema page: what passes between programs first, then the spec's own files.
 SCHEMA_ORDER = ("card", "action", "result", "hand-record", "match-record", "state", "view",
                 "case", "perft", "adapter", "fuzz-report", "fuzz-known", "ruleset",
-                "house-ruleset", "lawbook", "decisions", "sources")
+                "house-ruleset", "lawbook", "decisions", "questions", "sources")
 
 
 

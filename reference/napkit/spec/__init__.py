@@ -9,6 +9,8 @@ index and the JSON Schemas, read from ``spec/``, checked, compared and shown.
   :mod:`~napkit.spec.sources`: the law book, the rulesets (inheritance, options, parameters),
   the decisions register, the source index and citations;
 - :mod:`~napkit.spec.house`: house rulesets, a table's own game;
+- :mod:`~napkit.spec.questions`: the players' questions, each filed under its answer (read by
+  ``napkit rules search``);
 - :mod:`~napkit.spec.checks`: the checks beyond the schemas;
 - :mod:`~napkit.spec.compare`: where two rulesets differ, rule by rule;
 - :mod:`~napkit.spec.views`, :mod:`~napkit.spec.render`: the rules and values laid out for

@@ -1,4 +1,5 @@
-"""Load the whole spec folder: source index, law book, decisions register and rulesets.
+"""Load the whole spec folder: source index, law book, decisions register and rulesets (and,
+when first asked for, the players' questions).
 
 :func:`default_spec` is the folder napkit ships with, loaded once; :func:`default_rulesets`
 its rulesets alone (the decisions register and the ruleset files, read and checked as
@@ -10,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeAlias
 
@@ -22,6 +23,7 @@ from napkit.spec.rulesets import Ruleset, RulesetFile, build_ruleset, ruleset_fi
 
 if TYPE_CHECKING:  # the law book and the source index are read by read_spec, not for playing
     from napkit.spec.lawbook import LawBook
+    from napkit.spec.questions import Questions
     from napkit.spec.sources import SourceIndex
 
 
@@ -39,6 +41,16 @@ class Spec:
 
     def schema(self, name: str) -> Path:
         return schema_path(self.dir, name)
+
+    @cached_property
+    def questions(self) -> Questions:
+        """The players' questions (spec/questions/), read when first asked for: only the
+        search and the checks read them. :class:`SpecProblemsError` if a file fails."""
+        from napkit.spec.questions import read_questions
+
+        found, problems = read_questions(self.dir)
+        raise_if_any(problems)
+        return found
 
 
 def schema_path(spec_dir: Path, name: str) -> Path:

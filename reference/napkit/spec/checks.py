@@ -1,4 +1,5 @@
-"""The checks beyond the schemas (spec/README.md, "Checks"): cross-references and dealability.
+"""The checks beyond the schemas (spec/README.md, "Checks"): cross-references and dealability,
+and the players' questions (read here, as nothing else reads them but the search).
 
 Every problem is a :class:`SpecError` naming the file, the JSON path and, in words, the rule,
 decision, option or bid involved.
@@ -15,6 +16,7 @@ from napkit.spec.catalog import Spec
 from napkit.spec.decisions import check_register
 from napkit.spec.lawbook import check_lawbook
 from napkit.spec.loading import JSON, JSONObject
+from napkit.spec.questions import check_questions, read_questions
 from napkit.spec.render import format_players
 from napkit.spec.rulesets import Ruleset, bid_present, can_meet, is_switch
 from napkit.spec.sources import Citation, check_files, check_index, citation_problem
@@ -34,6 +36,8 @@ def check_spec(spec: Spec, sources_dir: Path | None = None) -> list[SpecError]:
         errors += check_ruleset(ruleset, spec)
     errors += check_sources_of_rules(spec)
     errors += check_decisions_used(spec)
+    questions, problems = read_questions(spec.dir)
+    errors += problems + check_questions(questions, spec.lawbook, spec.register, spec.index)
     return _unique(errors)
 
 
