@@ -361,12 +361,12 @@ def test_section_past_the_end_of_its_source(spec_dir: Path) -> None:
 
 
 # --- the players' questions -----------------------------------------------------------------
-QUESTIONS = "spec/questions/little.toml"
+QUESTIONS = "spec/questions/little.json"
 
 
 def test_a_question_filed_under_an_entry_that_does_not_exist(spec_dir: Path) -> None:
-    edit_text(spec_dir / "questions/little.toml", 'rule = "NAP-1.1.1"', 'rule = "NAP-1.1.9"')
-    edit_text(spec_dir / "questions/little.toml", "also = []", 'also = ["DEC-099"]')
+    edit_text(spec_dir / "questions/little.json", '"rule": "NAP-1.1.1"', '"rule": "NAP-1.1.9"')
+    edit_text(spec_dir / "questions/little.json", '"also": []', '"also": ["DEC-099"]')
     found = problems(spec_dir)
     assert one_with(found, f"{QUESTIONS}: $.question[0].rule: the law book has no rule NAP-1.1.9")
     assert one_with(found, f"{QUESTIONS}: $.question[1].also[0]: the register has no decision "
@@ -374,7 +374,7 @@ def test_a_question_filed_under_an_entry_that_does_not_exist(spec_dir: Path) -> 
 
 
 def test_a_question_cites_a_line_past_the_end_of_its_source(spec_dir: Path) -> None:
-    edit_text(spec_dir / "questions/little.toml", "lines = [3]", "lines = [3, 13]")
+    edit_text(spec_dir / "questions/little.json", '"lines": [3]', '"lines": [3, 13]')
     assert problems(spec_dir) == [f"{QUESTIONS}: $.question[1].lines[1]: line 13 is past the end "
                                   "of 100_aaaaaaaaaaaaaaaa.txt (12 lines)"]
 
@@ -382,14 +382,14 @@ def test_a_question_cites_a_line_past_the_end_of_its_source(spec_dir: Path) -> N
 def test_the_same_question_filed_under_two_entries(spec_dir: Path) -> None:
     # two writers may hear the same question (filed twice under one entry, it counts twice);
     # under two entries, the search could not tell which answers it
-    edit_text(spec_dir / "questions/little.toml", "do we take the small cards out when theres "
+    edit_text(spec_dir / "questions/little.json", "do we take the small cards out when theres "
               "only 3 of us", "How many of us  can sit in")
     assert problems(spec_dir) == [f"{QUESTIONS}: $.question[1].rule: the same question is filed "
                                   f"under NAP-1.1.1 in {QUESTIONS} $.question[0]"]
 
 
 def test_a_question_file_that_breaks_its_schema_is_named_with_its_path(spec_dir: Path) -> None:
-    edit_text(spec_dir / "questions/little.toml", "lines = [2]", 'lines = ["L2"]')
+    edit_text(spec_dir / "questions/little.json", '"lines": [2]', '"lines": ["L2"]')
     one_with(problems(spec_dir), f"{QUESTIONS}: $.question[0].lines[0]: ")
 
 

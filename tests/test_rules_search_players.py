@@ -141,7 +141,7 @@ PLAYERS_SCORE = 35
 #: it, and the score held now (a floor: the score it has at this commit). holdout28 to holdout35
 #: were measured after round 14, holdout36 to holdout43 after round 16 (the file headers say
 #: which). holdout2 to holdout27 are no measure now: they are the spec's players' questions
-#: (spec/questions/set-NN.toml), which the search learns from.
+#: (spec/questions/set-NN.json), which the search learns from.
 BLIND_SETS: dict[str, tuple[int, int]] = {
     "holdout28": (33, 36), "holdout29": (34, 38), "holdout30": (33, 37), "holdout31": (33, 36),
     "holdout32": (32, 34), "holdout33": (33, 33), "holdout34": (32, 36), "holdout35": (35, 37),

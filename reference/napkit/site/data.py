@@ -358,11 +358,12 @@ def collect_examples(data: SiteData) -> list[Example]:
     register = _toml(spec_dir / "decisions.toml")
     examples.append(Example("decisions", "spec/decisions.toml, its first entry (as JSON)",
                             {"decisions": register["decisions"][:1]}))
-    heard = sorted((spec_dir / "questions").glob("*.toml"))
+    heard = sorted((spec_dir / "questions").glob("*.json"))
     if heard:
+        asked = json.loads(heard[0].read_text(encoding="utf-8"))
+        shortened = {"about": asked["about"][:1], "question": asked["question"][:1]}
         examples.append(Example("questions", f"{paths.display(spec_dir, heard[0])}, its first "
-                                "question (as JSON)",
-                                {"question": _toml(heard[0])["question"][:1]}))
+                                "question", shortened))
     index = _toml(spec_dir / "sources.toml")
     examples.append(Example("sources", "spec/sources.toml, its first entry (as JSON)",
                             {"sources": index["sources"][:1]}))

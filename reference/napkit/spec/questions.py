@@ -83,7 +83,7 @@ def read_questions(spec_dir: Path) -> tuple[Questions, list[SpecError]]:
     folder = spec_dir / FOLDER
     problems: list[SpecError] = []
     found: list[Question] = []
-    for path in sorted(folder.glob("*.toml")) if folder.is_dir() else []:
+    for path in sorted(folder.glob("*.json")) if folder.is_dir() else []:
         try:
             found += read_question_file(path, paths.display(spec_dir, path), spec_dir)
         except SpecProblemsError as exc:
