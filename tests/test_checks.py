@@ -418,3 +418,13 @@ def test_a_file_of_players_questions_of_ones_own_is_checked_against_the_spec(
         "NAP-1.1.2", "NAP-1.1.1"), encoding="utf-8")
     assert main(["rules", "check", str(mine)]) == 0
     assert capsys.readouterr().out == "1 file of players' questions: no problems.\n"
+
+
+def test_a_search_over_a_broken_file_of_questions_names_it_and_stops(
+        spec_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # the search reads the questions when first asked: a broken file is said, not a traceback
+    edit_text(spec_dir / "questions/little.json", '"lines": [2]', '"lines": ["L2"]')
+    assert main(["rules", "search", "how many can play"]) == EXIT_PROBLEMS
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err == f'napkit: {QUESTIONS}: $.question[0].lines[0]: "L2" is not of type "integer"\n'
