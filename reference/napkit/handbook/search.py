@@ -936,8 +936,7 @@ def search(spec: Spec, question: str, limit: int = 5,
     weight = FIELD_WEIGHTS if weights is None else weights
     prior = KIND_WEIGHTS if kinds is None else kinds
     wanted = terms(corrected(question, index.known))  # read_as, the game's name already out
-    asked_terms = [term for term in terms(corrected(named_games(spec, asking)[1], index.known))
-                   if term in wanted] if asking else []
+    asked_terms = [term for term in read_as(spec, asking) if term in wanted] if asking else []
     wanted += asked_terms
     named = {m.upper() for m in _ID.findall(question)}
     idf = {term: _idf(index, term) for term in wanted if index.document_frequency.get(term)}
