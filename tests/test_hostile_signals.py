@@ -18,6 +18,7 @@ import random
 import signal
 import subprocess
 import sys
+import textwrap
 import time
 from pathlib import Path
 
@@ -326,3 +327,33 @@ def test_ctrl_c_in_python_that_jsonschema_rs_calls_is_raised_again_back_in_pytho
     with pytest.raises(KeyboardInterrupt):  # outside the check, it is raised at once
         interrupt._on_sigint(signal.SIGINT, sys._getframe())
     assert interrupt.count() == before + 1
+
+
+def test_ctrl_c_while_jsonschema_rs_is_imported_is_raised_again_back_in_python() -> None:
+    """jsonschema-rs's module, written in Rust, imports ``decimal`` as it starts: a Ctrl-C whose
+    handler ran there raised inside Rust, which panicked with a backtrace (seen in a fresh
+    clone's CI, interrupting ``napkit conform`` as it loaded the spec). Every frame of Python
+    code run during that import is one the handler knows, in a fresh interpreter where the
+    import really happens."""
+    pytest.importorskip("jsonschema_rs")
+    script = textwrap.dedent("""
+        import sys
+        from napkit.cli import interrupt
+        from napkit.spec import schemas
+        assert "jsonschema_rs" not in sys.modules and "decimal" not in sys.modules
+        frames = []
+        sys.setprofile(lambda frame, event, arg: frames.append(frame)
+                       if event == "call" and frame.f_code.co_filename.endswith("decimal.py")
+                       else None)
+        try:
+            found = schemas.rust()
+        finally:
+            sys.setprofile(None)
+        assert found is not None and frames, "decimal was not imported by jsonschema_rs"
+        print(all(interrupt._swallowing(frame) for frame in frames))
+        print(interrupt._swallowing(sys._getframe()))
+    """)
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          check=False)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["True", "False"]

@@ -32,9 +32,9 @@ _LAST = signal.SIGINT  # the signal that raised the last KeyboardInterrupt
 # test that interrupts ``napkit conform``).
 _SWALLOWING = {("<frozen importlib._bootstrap>", "cb"), ("weakref.py", "remove"),
                ("_weakrefset.py", "_remove"),
-               # and jsonschema-rs's check, where the handler runs inside Rust, which panics
-               # on the exception (napkit.spec.schemas.in_rust)
-               ("schemas.py", "rust_check")}
+               # and jsonschema-rs's check and import, where the handler runs inside Rust,
+               # which panics on the exception (napkit.spec.schemas.in_rust and rust)
+               ("schemas.py", "rust_check"), ("schemas.py", "rust_import")}
 _AGAIN = 0.01  # seconds
 
 

@@ -93,22 +93,35 @@ def validator(name: str) -> Draft202012Validator:
     return Draft202012Validator(schema, registry=registry())
 
 
+def rust() -> Any:
+    """jsonschema-rs (once imported, Python keeps it); None where it is not installed (no
+    wheel for the platform: jsonschema alone). It is imported through a function of its own,
+    ``rust_import``: the module, written in Rust, imports ``decimal`` as it starts, so a Ctrl-C
+    whose handler runs then would raise its KeyboardInterrupt inside Rust, as in a check
+    (:func:`in_rust`; seen in CI, interrupting ``napkit conform`` as it loaded the spec).
+    napkit's handler (napkit.cli.interrupt) knows this frame too."""
+    def rust_import() -> Any:
+        try:
+            import jsonschema_rs
+        except ImportError:
+            return None
+        return jsonschema_rs
+    return rust_import()
+
+
 @cache
 def fast_validator(name: str) -> Check | None:
     """jsonschema-rs's yes/no check of schema ``name`` (``hand-record``), or of one of its
     definitions (``adapter#/$defs/request``); None if jsonschema-rs is not installed. It raises
     ValueError on a value no JSON reader gives (a set)."""
-    try:
-        import jsonschema_rs  # noqa: F401 (whether it is installed)
-    except ImportError:  # no wheel for this platform: jsonschema alone
+    if rust() is None:
         return None
     return _compiled(_canonical(name))
 
 
 @cache
 def _compiled(name: str) -> Check:
-    import jsonschema_rs
-
+    jsonschema_rs = rust()
     base, _, fragment = name.partition("#")
     uri = f"{BASE}{base}.schema.json" + (f"#{fragment}" if fragment else "")
     return in_rust(jsonschema_rs.Draft202012Validator({"$ref": uri},
@@ -130,9 +143,7 @@ def in_rust(check: Check) -> Check:
 @lru_cache(maxsize=1)
 def _rs_registry() -> Any:
     """Every schema of the spec folder, for jsonschema-rs (installed: see fast_validator)."""
-    import jsonschema_rs
-
-    return jsonschema_rs.Registry([(document["$id"], document) for document in _documents()])
+    return rust().Registry([(document["$id"], document) for document in _documents()])
 
 
 @cache
@@ -142,9 +153,8 @@ def file_fast_validator(schema_file: Path) -> Check | None:
     or compile the schema (jsonschema then checks, and says what is wrong with the schema).
     Loading the spec folder checks 22 files: jsonschema alone takes about a third of a second
     to say they are all valid, jsonschema-rs a few ms (benchmarks/README.md)."""
-    try:
-        import jsonschema_rs
-    except ImportError:
+    jsonschema_rs = rust()
+    if jsonschema_rs is None:
         return None
     try:
         schema = loads(Path(schema_file).read_text(encoding="utf-8"))  # strictly, as the spec
